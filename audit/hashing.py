@@ -1,0 +1,69 @@
+"""The hash chain: what is hashed, byte for byte.
+
+Each event's hash is SHA-256 over the canonical JSON of::
+
+    {"stream_id", "version", "event_type", "schema_version", "payload",
+     "metadata", "occurred_at", "recorded_at", "prev_hash"}
+
+Canonical JSON is ``json.dumps(obj, sort_keys=True, separators=(",", ":"),
+ensure_ascii=False)`` encoded as UTF-8; timestamps are RFC 3339 in UTC with
+microseconds (``2026-11-21T23:51:09.123456Z``). ``prev_hash`` of a stream's
+first event is sixty-four zeros. Payloads hold no floats (money is integer
+cents), so the stored JSON round-trips exactly and anyone can recompute the
+chain with Python's standard library (the regulator export ships such a
+script). The global position is deliberately left out: a stream's chain
+depends on that stream alone, so streams can later live on different nodes.
+
+>>> from datetime import datetime, UTC
+>>> at = datetime(2026, 1, 2, 3, 4, 5, 6, tzinfo=UTC)
+>>> event_hash(stream_id="round:1", version=1, event_type="t", schema_version=1,
+...            payload={"a": 1}, metadata={}, occurred_at=at, recorded_at=at,
+...            prev_hash=GENESIS_HASH)[:16]
+'f6b685964bb654a9'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+GENESIS_HASH = "0" * 64
+
+
+def canonical_json(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def format_timestamp(moment: datetime) -> str:
+    """RFC 3339 UTC with microseconds; naive datetimes are refused."""
+    if moment.tzinfo is None:
+        raise ValueError("timestamps in the ledger must be timezone-aware")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def event_hash(
+    *,
+    stream_id: str,
+    version: int,
+    event_type: str,
+    schema_version: int,
+    payload: dict[str, Any],
+    metadata: dict[str, Any],
+    occurred_at: datetime,
+    recorded_at: datetime,
+    prev_hash: str,
+) -> str:
+    document = {
+        "stream_id": stream_id,
+        "version": version,
+        "event_type": event_type,
+        "schema_version": schema_version,
+        "payload": payload,
+        "metadata": metadata,
+        "occurred_at": format_timestamp(occurred_at),
+        "recorded_at": format_timestamp(recorded_at),
+        "prev_hash": prev_hash,
+    }
+    return hashlib.sha256(canonical_json(document)).hexdigest()

@@ -1,0 +1,607 @@
+"""The append service and the readers: the only way anything enters the ledger.
+
+Append, in one transaction:
+
+1. validate every event against its registered schema and the stream kind,
+   and the actor's role against the append permissions (data);
+2. look up the idempotency key: same body → the original result, another
+   body → refused (422);
+3. read the stream's head and compare the expected version (stale → 409);
+4. let the stream kind's policy (the rules engine) refuse illegal events;
+5. hash-chain the batch onto the head;
+6. take the ``ledger_head`` row lock and hand out the next global positions,
+   insert the rows and the idempotency record, commit.
+
+Step 6 is last on purpose. The row lock is held until commit, so positions
+are assigned in commit order and without gaps: a reader that follows the
+global position never skips an event that commits late (the failure that
+``eventsourcing`` avoids with a table lock; we lock one row, only for the
+insert, and leave readers and the validation/hashing above unblocked). A
+concurrent writer that read the same head collides on the unique
+(stream_id, version) constraint and gets 409; nothing is half-written.
+
+Every refusal is recorded in ``RejectedSubmission`` with the actor, the
+reason and the raw body, in its own transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import fastjsonschema
+from django.db import IntegrityError, connection, transaction
+from django.db.models.signals import post_delete, post_save
+from django.utils import timezone
+
+from audit import errors
+from audit.hashing import GENESIS_HASH, canonical_json, event_hash
+from audit.models import AppendPermission, RejectedSubmission
+from audit.registry import REGISTRY, STREAM_ID
+
+MAX_BATCH = 500
+CLIENT_METADATA_KEYS = frozenset({"correlation_id", "causation_id"})
+
+_COLUMNS = (
+    "position, stream_id, version, event_type, schema_version, payload, metadata, "
+    "occurred_at, recorded_at, prev_hash, hash"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event as submitted: its type, payload and when it happened."""
+
+    event_type: str
+    payload: dict[str, Any]
+    occurred_at: datetime | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedEvent:
+    """An event as stored, with its payload upcast to the current schema."""
+
+    position: int
+    stream_id: str
+    version: int
+    event_type: str
+    schema_version: int
+    payload: dict[str, Any]
+    metadata: dict[str, Any]
+    occurred_at: datetime
+    recorded_at: datetime
+    prev_hash: str
+    hash: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "position": self.position,
+            "stream_id": self.stream_id,
+            "version": self.version,
+            "type": self.event_type,
+            "schema_version": self.schema_version,
+            "payload": self.payload,
+            "metadata": self.metadata,
+            "occurred_at": self.occurred_at.isoformat(),
+            "recorded_at": self.recorded_at.isoformat(),
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who appends: a person, a table device or a job, with their roles."""
+
+    username: str
+    roles: frozenset[str]
+    user_id: int | None = None
+    device: str = ""
+    source: str = "api"
+
+    @classmethod
+    def from_user(cls, user: Any, *, device: str = "", source: str = "api") -> Actor:
+        roles = frozenset(user.groups.values_list("name", flat=True)) if user.is_authenticated else frozenset()
+        return cls(
+            username=user.get_username() if user.is_authenticated else "",
+            roles=roles,
+            user_id=user.pk if user.is_authenticated else None,
+            device=device,
+            source=source,
+        )
+
+    @classmethod
+    def system(cls, name: str, *, source: str = "job") -> Actor:
+        from casino.roles import Role
+
+        return cls(username=name, roles=frozenset({Role.SYSTEM.value}), source=source)
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    stream_id: str
+    first_version: int
+    last_version: int
+    first_position: int
+    last_position: int
+    hashes: tuple[str, ...]
+    replayed: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "stream_id": self.stream_id,
+            "first_version": self.first_version,
+            "last_version": self.last_version,
+            "first_position": self.first_position,
+            "last_position": self.last_position,
+            "hashes": list(self.hashes),
+        }
+
+
+# --- permissions -----------------------------------------------------------
+
+_PERMISSION_TTL_SECONDS = 30.0
+_permission_cache: dict[str, Any] = {"loaded_at": -1.0, "by_role": {}}
+
+
+def _invalidate_permissions(**kwargs: Any) -> None:
+    _permission_cache["loaded_at"] = -1.0
+
+
+post_save.connect(_invalidate_permissions, sender=AppendPermission)
+post_delete.connect(_invalidate_permissions, sender=AppendPermission)
+
+
+def _grants_by_role() -> dict[str, frozenset[str]]:
+    now = time.monotonic()
+    if now - _permission_cache["loaded_at"] > _PERMISSION_TTL_SECONDS:
+        by_role: dict[str, set[str]] = {}
+        for role, event_type in AppendPermission.objects.values_list("role__name", "event_type"):
+            by_role.setdefault(role, set()).add(event_type)
+        _permission_cache["by_role"] = {role: frozenset(types) for role, types in by_role.items()}
+        _permission_cache["loaded_at"] = now
+    return _permission_cache["by_role"]
+
+
+def _granted(patterns: frozenset[str], event_type: str) -> bool:
+    if event_type in patterns or "*" in patterns:
+        return True
+    family = event_type.split(".", 1)[0] + ".*"
+    return family in patterns
+
+
+def may_append(actor: Actor, event_type: str) -> bool:
+    grants = _grants_by_role()
+    return any(_granted(grants.get(role, frozenset()), event_type) for role in actor.roles)
+
+
+# --- validation --------------------------------------------------------------
+
+
+def _find_float(value: Any, path: str) -> str | None:
+    if isinstance(value, float):
+        return path
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = _find_float(item, f"{path}.{key}")
+            if found:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _find_float(item, f"{path}[{index}]")
+            if found:
+                return found
+    return None
+
+
+def _validate(stream_id: str, events: Sequence[NewEvent], actor: Actor) -> None:
+    if not STREAM_ID.match(stream_id):
+        raise errors.MalformedSubmission(
+            f"stream id {stream_id!r} is not of the form <kind>:<key>", field="stream_id"
+        )
+    kind = REGISTRY.stream_kind_of(stream_id)
+    if kind is None:
+        raise errors.UnknownStream(
+            f"unknown stream kind {stream_id.split(':', 1)[0]!r}; known kinds: "
+            + ", ".join(sorted(REGISTRY.stream_kinds)),
+            field="stream_id",
+        )
+    if not events:
+        raise errors.MalformedSubmission("at least one event is required", field="events")
+    if len(events) > MAX_BATCH:
+        raise errors.MalformedSubmission(
+            f"at most {MAX_BATCH} events per append", field="events"
+        )
+    for index, event in enumerate(events):
+        where = f"events[{index}]"
+        event_type = REGISTRY.event_types.get(event.event_type)
+        if event_type is None:
+            raise errors.SchemaViolation(
+                f"unknown event type {event.event_type!r}", field=f"{where}.type"
+            )
+        if not kind.accepts_type(event.event_type):
+            raise errors.SchemaViolation(
+                f"a {kind.name} stream does not accept {event.event_type} events",
+                field=f"{where}.type",
+            )
+        float_path = _find_float(event.payload, f"{where}.payload")
+        if float_path:
+            raise errors.SchemaViolation(
+                "numbers must be integers (money is integer cents, odds are fractions)",
+                field=float_path,
+            )
+        try:
+            event_type.validate(event.payload)
+            if event_type.check is not None:
+                event_type.check(event.payload)
+        except fastjsonschema.JsonSchemaValueException as error:
+            field_path = error.name.replace("data", f"{where}.payload", 1)
+            raise errors.SchemaViolation(
+                f"{field_path}: {error.message.removeprefix(error.name + ' ')} "
+                f"(schema rule: {error.rule})",
+                field=field_path,
+            ) from error
+        except ValueError as error:
+            message = str(error)
+            field_name = message.split(":", 1)[0] if ":" in message else ""
+            raise errors.SchemaViolation(
+                f"{where}.payload.{message}",
+                field=f"{where}.payload.{field_name}" if field_name else f"{where}.payload",
+            ) from error
+        unknown = set(event.metadata) - CLIENT_METADATA_KEYS
+        if unknown:
+            raise errors.SchemaViolation(
+                f"metadata may only carry {sorted(CLIENT_METADATA_KEYS)}; got {sorted(unknown)}",
+                field=f"{where}.metadata",
+            )
+        if event.occurred_at is not None and event.occurred_at.tzinfo is None:
+            raise errors.SchemaViolation(
+                "occurred_at must carry a time zone", field=f"{where}.occurred_at"
+            )
+        if not may_append(actor, event.event_type):
+            raise errors.Forbidden(
+                f"role(s) {sorted(actor.roles) or ['none']} may not append {event.event_type}",
+                field=f"{where}.type",
+            )
+
+
+def _request_hash(stream_id: str, expected_version: int | None, events: Sequence[NewEvent]) -> str:
+    body = {
+        "stream_id": stream_id,
+        "expected_version": expected_version,
+        "events": [
+            {
+                "type": e.event_type,
+                "payload": e.payload,
+                "occurred_at": e.occurred_at.isoformat() if e.occurred_at else None,
+                "metadata": dict(e.metadata),
+            }
+            for e in events
+        ],
+    }
+    return hashlib.sha256(canonical_json(body)).hexdigest()
+
+
+# --- append --------------------------------------------------------------------
+
+
+def append(
+    stream_id: str,
+    events: Sequence[NewEvent],
+    *,
+    expected_version: int | None,
+    actor: Actor,
+    idempotency_key: str | None = None,
+    raw_body: str | None = None,
+) -> AppendResult:
+    """Append ``events`` to ``stream_id`` atomically, or refuse them all.
+
+    ``expected_version`` is the number of events the caller believes the
+    stream holds (0 starts a new stream); ``None`` skips the check for
+    in-process writers that accept whatever head they find (the unique
+    constraint still refuses a race).
+    """
+    try:
+        return _append(stream_id, events, expected_version, actor, idempotency_key)
+    except errors.LedgerError as error:
+        record_rejection(
+            error,
+            stream_id=stream_id,
+            actor=actor,
+            idempotency_key=idempotency_key or "",
+            raw_body=raw_body if raw_body is not None else _describe(events),
+        )
+        raise
+
+
+def _describe(events: Sequence[NewEvent]) -> str:
+    return json.dumps(
+        [{"type": e.event_type, "payload": e.payload} for e in events], default=str
+    )
+
+
+def record_rejection(
+    error: errors.LedgerError,
+    *,
+    stream_id: str,
+    actor: Actor | None,
+    idempotency_key: str = "",
+    raw_body: str = "",
+) -> None:
+    RejectedSubmission.objects.create(
+        received_at=timezone.now(),
+        stream_id=stream_id[:200],
+        status_code=error.status_code,
+        reason=error.reason,
+        message=error.message,
+        field=error.field[:200],
+        section=error.section[:50],
+        actor=actor.username if actor else "",
+        device=actor.device if actor else "",
+        source=actor.source if actor else "api",
+        idempotency_key=idempotency_key[:200],
+        raw_body=raw_body,
+    )
+
+
+def _append(
+    stream_id: str,
+    events: Sequence[NewEvent],
+    expected_version: int | None,
+    actor: Actor,
+    idempotency_key: str | None,
+) -> AppendResult:
+    _validate(stream_id, events, actor)
+    request_hash = _request_hash(stream_id, expected_version, events) if idempotency_key else ""
+    try:
+        with transaction.atomic():
+            cursor = connection.cursor()
+            if idempotency_key:
+                replay = _idempotent_result(cursor, idempotency_key, request_hash)
+                if replay is not None:
+                    return replay
+            head_version, head_hash = _head_of(cursor, stream_id)
+            if expected_version is not None and expected_version != head_version:
+                _refuse_version(stream_id, expected_version, head_version)
+            kind = REGISTRY.stream_kind_of(stream_id)
+            if kind is not None and kind.policy is not None:
+                kind.policy(list(read_stream(stream_id)), events)
+            return _insert(cursor, stream_id, events, head_version, head_hash, actor,
+                           idempotency_key, request_hash)
+    except IntegrityError:
+        # Another writer won the race for this stream version or this key.
+        with transaction.atomic():
+            cursor = connection.cursor()
+            if idempotency_key:
+                replay = _idempotent_result(cursor, idempotency_key, request_hash)
+                if replay is not None:
+                    return replay
+            head_version, _ = _head_of(cursor, stream_id)
+        raise errors.StaleVersion(
+            f"stream {stream_id} moved on to version {head_version} while appending",
+            field="expected_version",
+            current_version=head_version,
+        ) from None
+
+
+def _refuse_version(stream_id: str, expected_version: int, head_version: int) -> None:
+    if head_version == 0:
+        raise errors.UnknownStream(
+            f"stream {stream_id} does not exist; start it with expected_version 0",
+            field="stream_id",
+        )
+    raise errors.StaleVersion(
+        f"expected version {expected_version} but stream {stream_id} is at {head_version}",
+        field="expected_version",
+        current_version=head_version,
+    )
+
+
+def _idempotent_result(cursor: Any, key: str, request_hash: str) -> AppendResult | None:
+    cursor.execute(
+        "SELECT request_hash, result FROM ledger_idempotency WHERE key = %s", [key]
+    )
+    row = cursor.fetchone()
+    if row is None:
+        return None
+    stored_hash, result = row
+    if stored_hash != request_hash:
+        raise errors.IdempotencyConflict(
+            f"Idempotency-Key {key!r} was used with a different body",
+            field="Idempotency-Key",
+        )
+    if isinstance(result, str):
+        result = json.loads(result)
+    return AppendResult(
+        stream_id=result["stream_id"],
+        first_version=result["first_version"],
+        last_version=result["last_version"],
+        first_position=result["first_position"],
+        last_position=result["last_position"],
+        hashes=tuple(result["hashes"]),
+        replayed=True,
+    )
+
+
+def _head_of(cursor: Any, stream_id: str) -> tuple[int, str]:
+    cursor.execute(
+        "SELECT version, hash FROM ledger_event WHERE stream_id = %s "
+        "ORDER BY version DESC LIMIT 1",
+        [stream_id],
+    )
+    row = cursor.fetchone()
+    return (0, GENESIS_HASH) if row is None else (row[0], row[1])
+
+
+def _insert(
+    cursor: Any,
+    stream_id: str,
+    events: Sequence[NewEvent],
+    head_version: int,
+    head_hash: str,
+    actor: Actor,
+    idempotency_key: str | None,
+    request_hash: str,
+) -> AppendResult:
+    recorded_at = datetime.now(UTC)
+    base_metadata: dict[str, Any] = {"actor": actor.username, "source": actor.source}
+    if actor.device:
+        base_metadata["device"] = actor.device
+    if idempotency_key:
+        base_metadata["idempotency_key"] = idempotency_key
+    adapt = connection.ops.adapt_datetimefield_value
+    pending = []
+    prev_hash = head_hash
+    hashes = []
+    for offset, event in enumerate(events, start=1):
+        version = head_version + offset
+        metadata = {**base_metadata, **event.metadata}
+        occurred_at = event.occurred_at or recorded_at
+        digest = event_hash(
+            stream_id=stream_id,
+            version=version,
+            event_type=event.event_type,
+            schema_version=REGISTRY.event_types[event.event_type].version,
+            payload=event.payload,
+            metadata=metadata,
+            occurred_at=occurred_at,
+            recorded_at=recorded_at,
+            prev_hash=prev_hash,
+        )
+        pending.append((stream_id, version, event.event_type,
+                        REGISTRY.event_types[event.event_type].version,
+                        json.dumps(event.payload), json.dumps(metadata),
+                        adapt(occurred_at), adapt(recorded_at), prev_hash, digest))
+        hashes.append(digest)
+        prev_hash = digest
+
+    count = len(pending)
+    # From here to commit we hold the ledger_head row lock: keep it short.
+    cursor.execute(
+        "UPDATE ledger_head SET position = position + %s WHERE id = 1 RETURNING position",
+        [count],
+    )
+    last_position = cursor.fetchone()[0]
+    first_position = last_position - count + 1
+    placeholders = ",".join(["(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"] * count)
+    params: list[Any] = []
+    for position, row in enumerate(pending, start=first_position):
+        params.append(position)
+        params.extend(row)
+    cursor.execute(
+        f"INSERT INTO ledger_event ({_COLUMNS}) VALUES {placeholders}",  # noqa: S608
+        params,
+    )
+    result = AppendResult(
+        stream_id=stream_id,
+        first_version=head_version + 1,
+        last_version=head_version + count,
+        first_position=first_position,
+        last_position=last_position,
+        hashes=tuple(hashes),
+    )
+    if idempotency_key:
+        cursor.execute(
+            "INSERT INTO ledger_idempotency (key, stream_id, request_hash, result, created_at) "
+            "VALUES (%s, %s, %s, %s, %s)",
+            [idempotency_key, stream_id, request_hash, json.dumps(result.as_dict()),
+             adapt(recorded_at)],
+        )
+    return result
+
+
+# --- reading -------------------------------------------------------------------
+
+
+def _decoder() -> Any:
+    """Turn a raw row into a RecordedEvent, upcasting old payloads.
+
+    Django hands JSON columns back as text on both backends (it decodes in
+    ``from_db_value``), so we decode here, once.
+    """
+    upcast = REGISTRY.upcast
+    current = {name: t.version for name, t in REGISTRY.event_types.items()}
+    loads = json.loads
+    postgres = connection.vendor == "postgresql"
+
+    def parse_time(value: Any) -> datetime:
+        if isinstance(value, datetime):
+            return value if value.tzinfo else value.replace(tzinfo=UTC)
+        return datetime.fromisoformat(value).replace(tzinfo=UTC)
+
+    def decode(row: tuple[Any, ...]) -> RecordedEvent:
+        (position, stream_id, version, event_type, schema_version, payload, metadata,
+         occurred_at, recorded_at, prev_hash, digest) = row
+        payload = loads(payload)
+        if schema_version != current.get(event_type, schema_version):
+            schema_version, payload = upcast(event_type, schema_version, payload)
+        if not postgres:
+            occurred_at, recorded_at = parse_time(occurred_at), parse_time(recorded_at)
+        return RecordedEvent(position, stream_id, version, event_type, schema_version,
+                             payload, loads(metadata), occurred_at, recorded_at, prev_hash,
+                             digest)
+
+    return decode
+
+
+def read_stream(stream_id: str, *, after_version: int = 0, limit: int | None = None
+                ) -> list[RecordedEvent]:
+    """The stream's events in version order (empty if it does not exist)."""
+    sql = f"SELECT {_COLUMNS} FROM ledger_event WHERE stream_id = %s AND version > %s ORDER BY version"  # noqa: S608,E501
+    params: list[Any] = [stream_id, after_version]
+    if limit is not None:
+        sql += " LIMIT %s"
+        params.append(limit)
+    decode = _decoder()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [decode(row) for row in cursor.fetchall()]
+
+
+def read_all(*, after: int = 0, limit: int = 1000, event_types: Sequence[str] | None = None
+             ) -> list[RecordedEvent]:
+    """Up to ``limit`` events after global position ``after``, in global order."""
+    sql = f"SELECT {_COLUMNS} FROM ledger_event WHERE position > %s"  # noqa: S608
+    params: list[Any] = [after]
+    if event_types:
+        sql += " AND event_type IN (" + ",".join(["%s"] * len(event_types)) + ")"
+        params.extend(event_types)
+    sql += " ORDER BY position LIMIT %s"
+    params.append(limit)
+    decode = _decoder()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [decode(row) for row in cursor.fetchall()]
+
+
+def iter_all(*, after: int = 0, page: int = 5000, until: int | None = None
+             ) -> Iterator[RecordedEvent]:
+    """Every event after ``after`` in global order, streamed page by page."""
+    while True:
+        batch = read_all(after=after, limit=page)
+        for event in batch:
+            if until is not None and event.position > until:
+                return
+            yield event
+        if len(batch) < page:
+            return
+        after = batch[-1].position
+
+
+def head_position() -> int:
+    """The last global position handed out (0 for an empty ledger)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT position FROM ledger_head WHERE id = 1")
+        row = cursor.fetchone()
+    return row[0] if row else 0
+
+
+def stream_version(stream_id: str) -> int:
+    with connection.cursor() as cursor:
+        return _head_of(cursor, stream_id)[0]

@@ -1,0 +1,154 @@
+"""The ledger's tables.
+
+``Event`` is the append-only store. The database itself refuses UPDATE,
+DELETE and TRUNCATE on it (triggers in migration 0002); corrections are new
+events. ``LedgerHead`` holds the next global position: taking its row lock is
+the last step of an append, so positions are handed out in commit order and
+gap-free (a reader following positions never skips a late commit; see
+``audit.ledger``).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import Group
+from django.db import models
+from simple_history.models import HistoricalRecords
+
+
+class Event(models.Model):
+    position = models.BigIntegerField(primary_key=True)
+    stream_id = models.CharField(max_length=200)
+    version = models.IntegerField()
+    event_type = models.CharField(max_length=100)
+    schema_version = models.SmallIntegerField()
+    payload = models.JSONField()
+    metadata = models.JSONField()
+    occurred_at = models.DateTimeField()
+    recorded_at = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        db_table = "ledger_event"
+        constraints = [
+            # Optimistic concurrency: a stale writer collides here (HTTP 409).
+            # Its index also serves "read one stream" and verify_ledger's walk.
+            models.UniqueConstraint(fields=["stream_id", "version"], name="ledger_stream_version"),
+        ]
+        indexes = [
+            # The admin's and exports' filters by type within the global order.
+            models.Index(fields=["event_type", "position"], name="ledger_type_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.position} {self.stream_id} v{self.version} {self.event_type}"
+
+
+class LedgerHead(models.Model):
+    """One row: the last global position handed out."""
+
+    id = models.SmallIntegerField(primary_key=True, default=1)
+    position = models.BigIntegerField(default=0)
+
+    class Meta:
+        db_table = "ledger_head"
+
+
+class IdempotencyRecord(models.Model):
+    """The first result of each idempotency key; append-only like the ledger."""
+
+    key = models.CharField(max_length=200, primary_key=True)
+    stream_id = models.CharField(max_length=200)
+    request_hash = models.CharField(max_length=64)
+    result = models.JSONField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "ledger_idempotency"
+
+
+class RejectedSubmission(models.Model):
+    """Every refused append, with the reason, the actor and the raw body.
+
+    Nothing of a refused submission reaches the ledger; this table is
+    append-only too, so the audit trail of refusals cannot be pruned.
+    """
+
+    received_at = models.DateTimeField()
+    stream_id = models.CharField(max_length=200, blank=True)
+    status_code = models.SmallIntegerField()
+    reason = models.CharField(max_length=50)
+    message = models.TextField()
+    field = models.CharField(max_length=200, blank=True)
+    section = models.CharField(max_length=50, blank=True)
+    actor = models.CharField(max_length=150, blank=True)
+    device = models.CharField(max_length=150, blank=True)
+    source = models.CharField(max_length=30)
+    idempotency_key = models.CharField(max_length=200, blank=True)
+    raw_body = models.TextField(blank=True)
+
+    class Meta:
+        db_table = "ledger_rejected"
+        # The admin lists the newest refusals first.
+        indexes = [models.Index(fields=["-received_at"], name="ledger_rejected_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.received_at:%Y-%m-%d %H:%M:%S} {self.reason} {self.stream_id}"
+
+
+class AppendPermission(models.Model):
+    """Which role may append which event type: data, checked on every append.
+
+    ``event_type`` may end with ``*`` to grant a family (``round.*``).
+    """
+
+    role = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="append_permissions")
+    event_type = models.CharField(max_length=100)
+    history = HistoricalRecords()
+
+    class Meta:
+        db_table = "ledger_append_permission"
+        constraints = [
+            models.UniqueConstraint(fields=["role", "event_type"], name="ledger_permission_unique")
+        ]
+        ordering = ["role__name", "event_type"]
+
+    def __str__(self) -> str:
+        return f"{self.role.name} may append {self.event_type}"
+
+
+class ProjectionCheckpoint(models.Model):
+    """The last ledger position a projection applied, written in the same
+    transaction as the projection's rows (exactly once)."""
+
+    name = models.CharField(max_length=100, primary_key=True)
+    position = models.BigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "ledger_projection_checkpoint"
+
+    def __str__(self) -> str:
+        return f"{self.name} @ {self.position}"
+
+
+class StreamIndex(models.Model):
+    """Read model: one row per stream (a projection, rebuilt by replay)."""
+
+    stream_id = models.CharField(max_length=200, primary_key=True)
+    kind = models.CharField(max_length=50)
+    version = models.IntegerField()
+    first_position = models.BigIntegerField()
+    last_position = models.BigIntegerField()
+    last_event_type = models.CharField(max_length=100)
+    first_occurred_at = models.DateTimeField()
+    last_occurred_at = models.DateTimeField()
+    head_hash = models.CharField(max_length=64)
+
+    class Meta:
+        db_table = "ledger_stream_index"
+        # The admin's and the API's stream list by kind, newest first.
+        indexes = [models.Index(fields=["kind", "-last_position"], name="ledger_stream_kind_recent")]
+
+    def __str__(self) -> str:
+        return self.stream_id
