@@ -6,4 +6,5 @@ class AuditConfig(AppConfig):
     verbose_name = "Audit ledger"
 
     def ready(self) -> None:
-        from audit import event_types  # noqa: F401  (registers the ledger's own types)
+        # Register the ledger's own event types and projections.
+        from audit import event_types, projections  # noqa: F401

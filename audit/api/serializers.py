@@ -1,0 +1,59 @@
+from rest_framework import serializers
+
+
+class EventInSerializer(serializers.Serializer):
+    type = serializers.CharField(max_length=100)
+    payload = serializers.DictField()
+    occurred_at = serializers.DateTimeField(required=False)
+    metadata = serializers.DictField(required=False, default=dict)
+
+
+class AppendRequestSerializer(serializers.Serializer):
+    expected_version = serializers.IntegerField(
+        min_value=0, help_text="How many events you believe the stream holds; 0 starts it."
+    )
+    events = EventInSerializer(many=True, allow_empty=False)
+
+
+class AppendResultSerializer(serializers.Serializer):
+    stream_id = serializers.CharField()
+    first_version = serializers.IntegerField()
+    last_version = serializers.IntegerField()
+    first_position = serializers.IntegerField()
+    last_position = serializers.IntegerField()
+    hashes = serializers.ListField(child=serializers.CharField())
+
+
+class EventOutSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    stream_id = serializers.CharField()
+    version = serializers.IntegerField()
+    type = serializers.CharField()
+    schema_version = serializers.IntegerField()
+    payload = serializers.DictField()
+    metadata = serializers.DictField()
+    occurred_at = serializers.DateTimeField()
+    recorded_at = serializers.DateTimeField()
+    prev_hash = serializers.CharField()
+    hash = serializers.CharField()
+
+
+class StreamReadSerializer(serializers.Serializer):
+    stream_id = serializers.CharField()
+    version = serializers.IntegerField()
+    events = EventOutSerializer(many=True)
+
+
+class GlobalReadSerializer(serializers.Serializer):
+    events = EventOutSerializer(many=True)
+    last_position = serializers.IntegerField()
+    head = serializers.IntegerField()
+    next = serializers.CharField(allow_null=True)
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = serializers.CharField()
+    message = serializers.CharField()
+    field = serializers.CharField(required=False)
+    section = serializers.CharField(required=False)
+    current_version = serializers.IntegerField(required=False)
