@@ -1,0 +1,362 @@
+"""Shared machinery of the game state machines: refusals, automation, settlement.
+
+Each game module (``tables.rules.games.*``) keeps one frozen state class and,
+for every event it accepts, a ``verify_<action>(state, event)`` returning a
+:class:`Refusal` or ``None``, a ``can_<action>`` bool wrapper and an apply
+step that returns a *new* state. This module holds what they share:
+
+* :class:`Refusal` / :class:`RuleViolation`: a refused event names the section
+  it breaks, a reason a person can read and the event field at fault;
+* :class:`Automation`: the steps a table may leave to the engine;
+* :class:`Outcome`, :class:`SettlementLine`, :class:`Settlement`: what the
+  regulation requires at the end of the round;
+* :func:`lookup`, :func:`apply_payout_limit`: pay-table and limit arithmetic;
+* :func:`open_round` / :func:`apply`: dispatch to the game named by the round.
+
+Policy on facts versus refusals: an event the regulation forbids or that
+cannot physically be true (a card dealt twice, a wager after "no more bets", a
+decision out of turn) is refused. An irregularity for which the regulation
+prescribes a remedy (a card found face up, a community card exposed early) is
+accepted as an ``round.irregularity`` event and the remedy is applied.
+
+>>> refusal = Refusal(section="592.7(c)", reason="wager after no more bets", field="wager")
+>>> str(RuleViolation.from_refusal(refusal))
+'592.7(c): wager after no more bets (field: wager)'
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from tables.rules.events import Event, RoundOpened, Wager
+from tables.rules.money import Odds, RoundingPolicy, winnings
+from tables.rules.rulesets import PayLine
+
+__all__ = [
+    "Refusal",
+    "RuleViolation",
+    "Automation",
+    "Outcome",
+    "SettlementLine",
+    "Settlement",
+    "LineMatch",
+    "lookup",
+    "apply_payout_limit",
+    "GameRules",
+    "register_game",
+    "open_round",
+    "apply",
+    "game_rules_for",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why an event may not be applied: the section, a reason and the field."""
+
+    section: str
+    reason: str
+    field: str | None = None
+
+
+class RuleViolation(ValueError):
+    """Raised by an apply step when the regulation forbids the event.
+
+    >>> error = RuleViolation("592.7(d)", "antes differ", "amount_cents")
+    >>> (error.section, error.field)
+    ('592.7(d)', 'amount_cents')
+    """
+
+    def __init__(self, section: str, reason: str, field: str | None = None) -> None:
+        self.section = section
+        self.reason = reason
+        self.field = field
+        suffix = f" (field: {field})" if field else ""
+        super().__init__(f"{section}: {reason}{suffix}")
+
+    @classmethod
+    def from_refusal(cls, refusal: Refusal) -> RuleViolation:
+        """Build the exception for ``refusal``."""
+        return cls(refusal.section, refusal.reason, refusal.field)
+
+
+class Automation(enum.StrEnum):
+    """Steps a table may leave to the engine instead of recording them as events.
+
+    Automating a step never invents a card: the identity of every card comes
+    from a ``round.card_dealt`` event; automation only skips the record of it
+    being turned face up.
+    """
+
+    REVEAL_COMMUNITY_CARDS = "Reveal community cards on schedule"
+    REVEAL_DEALER_CARDS = "Reveal the dealer's cards on schedule"
+    EXPOSE_PLAYER_CARDS = "Turn players' cards face up at settlement"
+
+
+class Outcome(enum.StrEnum):
+    """How one wager ends."""
+
+    WIN = "win"
+    LOSE = "lose"
+    PUSH = "push"
+    RETURNED = "returned"
+    FORFEITED = "forfeited"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SettlementLine:
+    """What the regulation requires for one wager of one seat.
+
+    ``amount_cents`` is the winnings to pay for ``WIN`` (the stake stays with
+    the player and is not included), the stake to collect for ``LOSE`` and
+    ``FORFEITED``, and the stake to leave with or give back to the player for
+    ``PUSH`` and ``RETURNED``. ``uncapped_cents`` is the winnings before a
+    payout limit (equal to ``amount_cents`` when no limit bit).
+    """
+
+    seat: int
+    player: str
+    wager: Wager
+    stake_cents: int
+    outcome: Outcome
+    amount_cents: int
+    section: str
+    hand: str | None = None
+    pay_line: str | None = None
+    odds: str | None = None
+    uncapped_cents: int | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def paid_cents(self) -> int:
+        """Winnings the dealer must pay on this wager."""
+        return self.amount_cents if self.outcome is Outcome.WIN else 0
+
+    @property
+    def collected_cents(self) -> int:
+        """Chips the dealer must take into the table inventory."""
+        return self.amount_cents if self.outcome in (Outcome.LOSE, Outcome.FORFEITED) else 0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Settlement:
+    """The required settlement of a round, with the choices that produced it."""
+
+    round_id: str
+    ruleset_id: str
+    rounding: str
+    lines: tuple[SettlementLine, ...]
+    complete: bool = True
+    voided: bool = False
+    void_section: str | None = None
+    options_applied: tuple[tuple[str, str], ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def line(self, seat: int, wager: Wager) -> SettlementLine | None:
+        """The line for ``seat``'s ``wager``, if the seat placed it."""
+        for line in self.lines:
+            if line.seat == seat and line.wager is wager:
+                return line
+        return None
+
+    @property
+    def total_paid_cents(self) -> int:
+        """All winnings the dealer must pay."""
+        return sum(line.paid_cents for line in self.lines)
+
+    @property
+    def total_collected_cents(self) -> int:
+        """All chips the dealer must collect."""
+        return sum(line.collected_cents for line in self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class LineMatch:
+    """The pay-table line a hand landed on (``None`` line: the hand loses)."""
+
+    line: PayLine | None
+    conflict: tuple[PayLine, ...] = ()
+
+
+def lookup(table: Iterable[PayLine], category: int, pair_rank: int | None) -> LineMatch:
+    """Find the line of ``table`` for a hand; report every line when several match.
+
+    >>> from tables.rules.rulesets import CRISS_CROSS_592_BET_TABLE
+    >>> from tables.rules.hands import FiveCardCategory
+    >>> match = lookup(CRISS_CROSS_592_BET_TABLE, FiveCardCategory.PAIR, 10)
+    >>> [line.label for line in match.conflict]
+    ['Pair of 10s, jack, queens, kings or aces', 'Pair of 6s through 10s']
+    """
+    matches = tuple(line for line in table if line.matches(category, pair_rank))
+    if not matches:
+        return LineMatch(None)
+    return LineMatch(matches[0], matches if len(matches) > 1 else ())
+
+
+def win_line(
+    *,
+    seat: int,
+    player: str,
+    wager: Wager,
+    stake_cents: int,
+    odds: Odds,
+    rounding: RoundingPolicy,
+    section: str,
+    hand: str | None,
+    pay_line: str | None,
+    notes: tuple[str, ...] = (),
+) -> SettlementLine:
+    """A winning line paid at ``odds`` (helper shared by the games)."""
+    amount = winnings(stake_cents, odds, rounding)
+    return SettlementLine(
+        seat=seat,
+        player=player,
+        wager=wager,
+        stake_cents=stake_cents,
+        outcome=Outcome.WIN,
+        amount_cents=amount,
+        section=section,
+        hand=hand,
+        pay_line=pay_line,
+        odds=str(odds),
+        uncapped_cents=amount,
+        notes=notes,
+    )
+
+
+def apply_payout_limit(
+    lines: tuple[SettlementLine, ...],
+    *,
+    limit_cents: int | None,
+    wagers: Iterable[str],
+    section: str,
+    group: Callable[[SettlementLine], Any],
+) -> tuple[SettlementLine, ...]:
+    """Cap the winnings on ``wagers`` at ``limit_cents`` per ``group`` (player or hand).
+
+    The limit is consumed in settlement order (the order of ``lines``): the
+    regulations do not say how a reduced payout is apportioned, so the wagers
+    settled first are paid in full and the rest are reduced. Every reduced line
+    keeps its uncapped amount and a note naming the section.
+
+    >>> line = SettlementLine(seat=1, player="p", wager=Wager.ANTE, stake_cents=100,
+    ...     outcome=Outcome.WIN, amount_cents=900, section="x", uncapped_cents=900)
+    >>> capped = apply_payout_limit((line, line), limit_cents=1000, wagers=("ANTE",),
+    ...     section="Section 11(d)", group=lambda line: line.player)
+    >>> [line.amount_cents for line in capped]
+    [900, 100]
+    """
+    if limit_cents is None:
+        return lines
+    limited = frozenset(wagers)
+    remaining: dict[Any, int] = {}
+    result = []
+    for line in lines:
+        if line.outcome is not Outcome.WIN or line.wager.value not in limited:
+            result.append(line)
+            continue
+        key = group(line)
+        left = remaining.get(key, limit_cents)
+        paid = min(line.amount_cents, left)
+        remaining[key] = left - paid
+        if paid == line.amount_cents:
+            result.append(line)
+            continue
+        note = (
+            f"{section}: payout limit {limit_cents} cents reached; reduced from {line.amount_cents}"
+        )
+        result.append(
+            SettlementLine(
+                seat=line.seat,
+                player=line.player,
+                wager=line.wager,
+                stake_cents=line.stake_cents,
+                outcome=Outcome.WIN,
+                amount_cents=paid,
+                section=f"{line.section}; {section}",
+                hand=line.hand,
+                pay_line=line.pay_line,
+                odds=line.odds,
+                uncapped_cents=line.uncapped_cents,
+                notes=(*line.notes, note),
+            )
+        )
+    return tuple(result)
+
+
+class GameRules(Protocol):
+    """What a game module registers with the engine."""
+
+    def open(self, event: RoundOpened, automations: frozenset[Automation]) -> Any:
+        """Build the initial state from ``round.opened`` (or raise RuleViolation)."""
+        ...
+
+    def apply(self, state: Any, event: Event) -> Any:
+        """Return the state after ``event`` (or raise RuleViolation)."""
+        ...
+
+    def required_settlement(self, state: Any) -> Settlement:
+        """What the regulation requires to be paid and collected."""
+        ...
+
+
+_GAMES: dict[str, GameRules] = {}
+_STATE_TYPES: dict[type, GameRules] = {}
+
+
+def register_game(game: str, state_type: type, rules: GameRules) -> None:
+    """Register a game module under its game id (called by the game modules)."""
+    _GAMES[game] = rules
+    _STATE_TYPES[state_type] = rules
+
+
+def _load_games() -> None:
+    if not _GAMES:
+        import tables.rules.games.criss_cross_592_674a  # noqa: F401
+        import tables.rules.games.double_cross_ma  # noqa: F401
+
+
+def game_rules_for(game: str) -> GameRules:
+    """The registered rules of ``game``.
+
+    :raises RuleViolation: for an unknown game id.
+    """
+    _load_games()
+    try:
+        return _GAMES[game]
+    except KeyError:
+        raise RuleViolation("round.opened", f"unknown game {game!r}", "game") from None
+
+
+def open_round(event: RoundOpened, automations: Iterable[Automation] = ()) -> Any:
+    """Start a round's state from its ``round.opened`` event.
+
+    :raises RuleViolation: when the round cannot be opened as described.
+    """
+    return game_rules_for(event.game).open(event, frozenset(automations))
+
+
+def apply(state: Any, event: Event) -> Any:
+    """Apply ``event`` to ``state`` of any registered game, returning the new state.
+
+    :raises RuleViolation: when the regulation forbids the event.
+    """
+    rules = _STATE_TYPES.get(type(state))
+    if rules is None:
+        _load_games()
+        rules = _STATE_TYPES[type(state)]
+    return rules.apply(state, event)
+
+
+def required_settlement(state: Any) -> Settlement:
+    """The settlement the regulation requires for ``state`` of any registered game."""
+    _load_games()
+    return _STATE_TYPES[type(state)].required_settlement(state)
+
+
+def seats_mapping(seats: Iterable[Any]) -> Mapping[int, Any]:
+    """Build a seat-number mapping from objects with a ``seat`` attribute."""
+    return {item.seat: item for item in seats}

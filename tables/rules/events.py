@@ -1,0 +1,594 @@
+"""Round events: one explicit frozen class per fact recorded at a table.
+
+Events are facts, never conclusions: "card Ah dealt to seat 3 hole 1", "seat 3
+placed ACROSS_BET 2500", "dealer paid seat 3 ANTE_ACROSS 2500". What the
+regulation requires is computed by replaying them (:mod:`tables.rules.replay`).
+
+Each class has a stable ``TYPE`` (the name stored in the ledger; no Python
+import path is ever stored) and ``SCHEMA_VERSION``. ``to_payload()`` gives a
+JSON-compatible ``dict`` (str/int/bool/list/None only) and ``from_payload()``
+validates and rebuilds the event, raising ``ValueError`` that names the field.
+
+Conventions:
+
+* Seats are numbered clockwise starting from the player farthest to the
+  dealer's left (seat 1 is "first base"), so "clockwise from the dealer's left"
+  is ascending seat order and "counterclockwise from the dealer's right" is
+  descending seat order.
+* Community cards are addressed by :class:`Position` (TOP is the box furthest
+  from the dealer, ROW_1 the left box of the middle row as the dealer sees it,
+  ROW_3 the right one, BOTTOM the box closest to the dealer), never by the
+  order they were dealt in.
+
+>>> event = WagerPlaced(seat=3, wager=Wager.ACROSS_BET, amount_cents=2500)
+>>> event.TYPE
+'round.wager_placed'
+>>> event.to_payload()
+{'seat': 3, 'wager': 'ACROSS_BET', 'amount_cents': 2500}
+>>> WagerPlaced.from_payload(event.to_payload()) == event
+True
+>>> WagerPlaced.from_payload({'seat': 3, 'wager': 'ACROSS_BET', 'amount_cents': 2.5})
+Traceback (most recent call last):
+...
+ValueError: round.wager_placed: field 'amount_cents' must be an int, got 2.5
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import enum
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from tables.rules.cards import Card
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Wager",
+    "Position",
+    "Recipient",
+    "Alignment",
+    "DealingMethod",
+    "IrregularityKind",
+    "Event",
+    "RoundOpened",
+    "WagerPlaced",
+    "NoMoreBets",
+    "CardDealt",
+    "CardExposed",
+    "StubCounted",
+    "PlayerFolded",
+    "ThreeCardElection",
+    "PlayDeclared",
+    "IrregularityReported",
+    "RoundVoided",
+    "DealerPaid",
+    "DealerCollected",
+    "WagerReturned",
+    "RoundClosed",
+    "ROUND_EVENT_TYPES",
+    "event_from_record",
+    "event_to_record",
+]
+
+SCHEMA_VERSION = 1
+"""Schema version written with every event type in this module."""
+
+
+class Wager(enum.StrEnum):
+    """Every betting area of the Criss-Cross family, by its stored name."""
+
+    ANTE_ACROSS = "ANTE_ACROSS"
+    ANTE_DOWN = "ANTE_DOWN"
+    FIVE_CARD_BONUS = "FIVE_CARD_BONUS"
+    ACROSS_BET = "ACROSS_BET"
+    DOWN_BET = "DOWN_BET"
+    MIDDLE_BET = "MIDDLE_BET"
+    ANTE = "ANTE"
+    THREE_CARD = "THREE_CARD"
+    RAISE_1 = "RAISE_1"
+    RAISE_2 = "RAISE_2"
+
+
+class Position(enum.StrEnum):
+    """A community-card box of the cross (labels from the game digests)."""
+
+    TOP = "TOP"
+    ROW_1 = "ROW_1"
+    CENTER = "CENTER"
+    ROW_3 = "ROW_3"
+    BOTTOM = "BOTTOM"
+
+
+class Recipient(enum.StrEnum):
+    """Who a card is dealt to."""
+
+    PLAYER = "PLAYER"
+    COMMUNITY = "COMMUNITY"
+    DEALER = "DEALER"
+
+
+class Alignment(enum.StrEnum):
+    """A line of the cross: VERTICAL (TOP, CENTER, BOTTOM) or HORIZONTAL."""
+
+    VERTICAL = "VERTICAL"
+    HORIZONTAL = "HORIZONTAL"
+
+
+class DealingMethod(enum.StrEnum):
+    """How the cards are dealt; the section numbers of several rules depend on it."""
+
+    MANUAL_SHOE = "MANUAL_SHOE"
+    HAND = "HAND"
+    AUTOMATED_SHOE = "AUTOMATED_SHOE"
+
+
+class IrregularityKind(enum.StrEnum):
+    """Irregularities a dealer or floorperson reports (the fact, not the remedy)."""
+
+    CARD_FACE_UP_IN_DECK = "CARD_FACE_UP_IN_DECK"
+    CARD_DRAWN_IN_ERROR = "CARD_DRAWN_IN_ERROR"
+    INCORRECT_CARD_COUNT = "INCORRECT_CARD_COUNT"
+    COMMUNITY_CARD_EXPOSED_EARLY = "COMMUNITY_CARD_EXPOSED_EARLY"
+    DEALER_CARD_EXPOSED_EARLY = "DEALER_CARD_EXPOSED_EARLY"
+    SHUFFLER_MALFUNCTION = "SHUFFLER_MALFUNCTION"
+    SHOE_MALFUNCTION = "SHOE_MALFUNCTION"
+    DEVICE_OUT_OF_ORDER = "DEVICE_OUT_OF_ORDER"
+    PLAYER_LEFT_TABLE = "PLAYER_LEFT_TABLE"
+
+
+class Event:
+    """Base of every round event: a stable ``TYPE`` and payload round-trip."""
+
+    __slots__ = ()
+    TYPE: ClassVar[str] = ""
+    SCHEMA_VERSION: ClassVar[int] = SCHEMA_VERSION
+
+    def to_payload(self) -> dict[str, Any]:
+        """Return the JSON-compatible payload (no type, no schema version)."""
+        return {name: _encode(getattr(self, name)) for name in _field_names(type(self))}
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> Event:
+        """Validate ``payload`` and build the event.
+
+        :raises ValueError: naming the first missing, unknown or malformed field.
+        """
+        if not isinstance(payload, Mapping):
+            raise ValueError(f"{cls.TYPE}: payload must be a mapping")
+        decoders = _decoders(cls)
+        unknown = set(payload) - set(decoders)
+        if unknown:
+            raise ValueError(f"{cls.TYPE}: unknown field {sorted(unknown)[0]!r}")
+        values: dict[str, Any] = {}
+        for name, (decode, required) in decoders.items():
+            if name not in payload:
+                if required:
+                    raise ValueError(f"{cls.TYPE}: field {name!r} is required")
+                continue
+            try:
+                values[name] = decode(payload[name])
+            except ValueError as error:
+                raise ValueError(f"{cls.TYPE}: field {name!r} {error}") from None
+        try:
+            return cls(**values)
+        except ValueError as error:
+            raise ValueError(f"{cls.TYPE}: {error}") from None
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, tuple):
+        return [_encode(item) for item in value]
+    return value
+
+
+def _check_int(value: Any) -> int:
+    if type(value) is not int:
+        raise ValueError(f"must be an int, got {value!r}")
+    return value
+
+
+def _check_str(value: Any) -> str:
+    if type(value) is not str:
+        raise ValueError(f"must be a str, got {value!r}")
+    return value
+
+
+def _check_bool(value: Any) -> bool:
+    if type(value) is not bool:
+        raise ValueError(f"must be a bool, got {value!r}")
+    return value
+
+
+def _check_card(value: Any) -> Card:
+    text = _check_str(value)
+    try:
+        return Card.parse(text)
+    except (ValueError, KeyError) as error:
+        raise ValueError(f"must be a card such as 'Ah', got {value!r} ({error})") from None
+
+
+def _check_date(value: Any) -> datetime.date:
+    text = _check_str(value)
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"must be an ISO date, got {value!r}") from None
+
+
+def _enum_decoder(enum_type: type[enum.Enum]) -> Callable[[Any], Any]:
+    def decode(value: Any) -> Any:
+        try:
+            return enum_type(_check_str(value))
+        except ValueError:
+            allowed = ", ".join(str(member.value) for member in enum_type)
+            raise ValueError(f"must be one of {allowed}, got {value!r}") from None
+
+    return decode
+
+
+_SCALARS: dict[Any, Callable[[Any], Any]] = {
+    int: _check_int,
+    str: _check_str,
+    bool: _check_bool,
+    Card: _check_card,
+    datetime.date: _check_date,
+}
+
+
+def _decoder_for(annotation: Any) -> Callable[[Any], Any]:
+    origin = typing.get_origin(annotation)
+    if origin in (types.UnionType, typing.Union):
+        (inner,) = (arg for arg in typing.get_args(annotation) if arg is not type(None))
+        decode_inner = _decoder_for(inner)
+        return lambda value: None if value is None else decode_inner(value)
+    if origin is tuple:
+        decode_item = _decoder_for(typing.get_args(annotation)[0])
+
+        def decode_tuple(value: Any) -> tuple[Any, ...]:
+            if not isinstance(value, list | tuple):
+                raise ValueError(f"must be a list, got {value!r}")
+            return tuple(decode_item(item) for item in value)
+
+        return decode_tuple
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return _enum_decoder(annotation)
+    return _SCALARS[annotation]
+
+
+_DECODER_CACHE: dict[type, dict[str, tuple[Callable[[Any], Any], bool]]] = {}
+_FIELD_NAME_CACHE: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAME_CACHE.get(cls)
+    if names is None:
+        names = tuple(field.name for field in dataclasses.fields(cls))
+        _FIELD_NAME_CACHE[cls] = names
+    return names
+
+
+def _decoders(cls: type) -> dict[str, tuple[Callable[[Any], Any], bool]]:
+    cached = _DECODER_CACHE.get(cls)
+    if cached is None:
+        hints = typing.get_type_hints(cls)
+        cached = {
+            field.name: (
+                _decoder_for(hints[field.name]),
+                field.default is dataclasses.MISSING,
+            )
+            for field in dataclasses.fields(cls)
+        }
+        _DECODER_CACHE[cls] = cached
+    return cached
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise ValueError(message)
+
+
+def _check_address(
+    recipient: Recipient, seat: int | None, hole: int | None, position: Position | None
+) -> None:
+    if recipient is Recipient.PLAYER:
+        _require(seat is not None and seat >= 1, "field 'seat' is required for a player card")
+        _require(hole in (1, 2), "field 'hole' must be 1 or 2 for a player card")
+        _require(position is None, "field 'position' must be null for a player card")
+    elif recipient is Recipient.COMMUNITY:
+        _require(position is not None, "field 'position' is required for a community card")
+        _require(seat is None and hole is None, "field 'seat' must be null for a community card")
+    else:
+        _require(hole in (1, 2), "field 'hole' must be 1 or 2 for a dealer card")
+        _require(seat is None and position is None, "field 'seat' must be null for a dealer card")
+
+
+def _check_amount(amount_cents: int) -> None:
+    _require(amount_cents > 0, f"field 'amount_cents' must be positive, got {amount_cents}")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundOpened(Event):
+    """A round opened: everything needed to replay the stream on its own.
+
+    ``seats`` are the occupied betting positions and ``players`` the player
+    seated at each (same length; one player may appear at several seats where
+    the rule set allows it). Options that the regulation leaves to the
+    licensee's Rules Submission travel here so the stream is self-describing.
+
+    >>> import datetime
+    >>> opened = RoundOpened(round_id="r1", game="criss_cross_poker",
+    ...     ruleset_id="PA-674a-2019", table_id="T7", gaming_day=datetime.date(2024, 5, 1),
+    ...     seats=(1, 2), players=("p1", "p2"), dealing_method=DealingMethod.MANUAL_SHOE)
+    >>> opened.to_payload()["gaming_day"]
+    '2024-05-01'
+    """
+
+    TYPE: ClassVar[str] = "round.opened"
+    round_id: str
+    game: str
+    ruleset_id: str
+    table_id: str
+    gaming_day: datetime.date
+    seats: tuple[int, ...]
+    players: tuple[str, ...]
+    dealing_method: DealingMethod
+    rounding: str = "round_down_to_cent"
+    five_card_bonus_offered: bool = False
+    pair_of_tens_middle_bets: str | None = None
+    payout_limit_cents: int | None = None
+    positions_per_player: int | None = None
+
+    def __post_init__(self) -> None:
+        _require(
+            len(self.seats) == len(self.players), "fields 'seats' and 'players' differ in length"
+        )
+        _require(len(set(self.seats)) == len(self.seats), "field 'seats' repeats a seat")
+        _require(all(seat >= 1 for seat in self.seats), "field 'seats' must be positive")
+        _require(all(self.players), "field 'players' must not contain an empty id")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WagerPlaced(Event):
+    """Chips were placed on one betting area of one seat."""
+
+    TYPE: ClassVar[str] = "round.wager_placed"
+    seat: int
+    wager: Wager
+    amount_cents: int
+
+    def __post_init__(self) -> None:
+        _check_amount(self.amount_cents)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoMoreBets(Event):
+    """The dealer announced "no more bets"."""
+
+    TYPE: ClassVar[str] = "round.no_more_bets"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardDealt(Event):
+    """A card was placed face down on a player, community or dealer spot.
+
+    >>> CardDealt(card=Card.parse("Kd"), recipient=Recipient.COMMUNITY,
+    ...           position=Position.TOP).to_payload()
+    {'card': 'Kd', 'recipient': 'COMMUNITY', 'seat': None, 'hole': None, 'position': 'TOP'}
+    """
+
+    TYPE: ClassVar[str] = "round.card_dealt"
+    card: Card
+    recipient: Recipient
+    seat: int | None = None
+    hole: int | None = None
+    position: Position | None = None
+
+    def __post_init__(self) -> None:
+        _check_address(self.recipient, self.seat, self.hole, self.position)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardExposed(Event):
+    """A card already dealt was turned face up in the course of play.
+
+    ``card`` is what was seen; when given it must match the card dealt there.
+    An exposure outside the schedule must be reported as an irregularity.
+    """
+
+    TYPE: ClassVar[str] = "round.card_exposed"
+    recipient: Recipient
+    seat: int | None = None
+    hole: int | None = None
+    position: Position | None = None
+    card: Card | None = None
+
+    def __post_init__(self) -> None:
+        _check_address(self.recipient, self.seat, self.hole, self.position)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StubCounted(Event):
+    """The dealer counted the stub face down, and said whether cards were misdealt."""
+
+    TYPE: ClassVar[str] = "round.stub_counted"
+    stub_count: int
+    misdeal_found: bool = False
+
+    def __post_init__(self) -> None:
+        _require(0 <= self.stub_count <= 52, "field 'stub_count' must be 0..52")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerFolded(Event):
+    """The player at ``seat`` declined the next wager and gave up the hand."""
+
+    TYPE: ClassVar[str] = "round.player_folded"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ThreeCardElection(Event):
+    """Double Cross Section 10(a): the player exposed (or kept hidden) both cards."""
+
+    TYPE: ClassVar[str] = "round.three_card_election"
+    seat: int
+    expose: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayDeclared(Event):
+    """Double Cross Section 10(c)(2): play, with two raises placed in an alignment.
+
+    ``alignment`` is where the raise chips were placed (it governs the hand);
+    ``spoken_alignment`` is what the player said, when recorded.
+    """
+
+    TYPE: ClassVar[str] = "round.play_declared"
+    seat: int
+    alignment: Alignment
+    raise_1_cents: int
+    raise_2_cents: int
+    spoken_alignment: Alignment | None = None
+
+    def __post_init__(self) -> None:
+        _require(self.raise_1_cents > 0, "field 'raise_1_cents' must be positive")
+        _require(self.raise_2_cents > 0, "field 'raise_2_cents' must be positive")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IrregularityReported(Event):
+    """An irregularity as observed (the engine applies the regulation's remedy)."""
+
+    TYPE: ClassVar[str] = "round.irregularity"
+    kind: IrregularityKind
+    card: Card | None = None
+    seat: int | None = None
+    position: Position | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundVoided(Event):
+    """A floorperson declared the round void (all wagers to be returned)."""
+
+    TYPE: ClassVar[str] = "round.voided"
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealerPaid(Event):
+    """The dealer paid winnings on one wager (the stake itself is not included)."""
+
+    TYPE: ClassVar[str] = "round.dealer_paid"
+    seat: int
+    wager: Wager
+    amount_cents: int
+
+    def __post_init__(self) -> None:
+        _check_amount(self.amount_cents)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealerCollected(Event):
+    """The dealer took chips of one wager into the table inventory."""
+
+    TYPE: ClassVar[str] = "round.dealer_collected"
+    seat: int
+    wager: Wager
+    amount_cents: int
+
+    def __post_init__(self) -> None:
+        _check_amount(self.amount_cents)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WagerReturned(Event):
+    """The dealer handed a stake back (push, void, or a wager not in play)."""
+
+    TYPE: ClassVar[str] = "round.wager_returned"
+    seat: int
+    wager: Wager
+    amount_cents: int
+
+    def __post_init__(self) -> None:
+        _check_amount(self.amount_cents)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundClosed(Event):
+    """The dealer cleared the layout; the round is over."""
+
+    TYPE: ClassVar[str] = "round.closed"
+
+
+ROUND_EVENT_TYPES: Mapping[str, type[Event]] = {
+    cls.TYPE: cls
+    for cls in (
+        RoundOpened,
+        WagerPlaced,
+        NoMoreBets,
+        CardDealt,
+        CardExposed,
+        StubCounted,
+        PlayerFolded,
+        ThreeCardElection,
+        PlayDeclared,
+        IrregularityReported,
+        RoundVoided,
+        DealerPaid,
+        DealerCollected,
+        WagerReturned,
+        RoundClosed,
+    )
+}
+"""Every round event class by its stored type name."""
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+UPCASTERS: Mapping[tuple[str, int], Upcaster] = {}
+"""Pure upcasters keyed by (type, from_version); none exist while everything is v1."""
+
+
+def event_to_record(event: Event) -> dict[str, Any]:
+    """Wrap an event as ``{"type", "schema_version", "payload"}`` for storage.
+
+    >>> event_to_record(NoMoreBets())
+    {'type': 'round.no_more_bets', 'schema_version': 1, 'payload': {}}
+    """
+    return {
+        "type": event.TYPE,
+        "schema_version": event.SCHEMA_VERSION,
+        "payload": event.to_payload(),
+    }
+
+
+def event_from_record(record: Mapping[str, Any]) -> Event:
+    """Rebuild an event from a stored record, upcasting old payloads first.
+
+    >>> event_from_record({"type": "round.closed", "schema_version": 1, "payload": {}})
+    RoundClosed()
+
+    :raises ValueError: for an unknown type, a future version or a bad payload.
+    """
+    type_name = record.get("type")
+    cls = ROUND_EVENT_TYPES.get(type_name) if isinstance(type_name, str) else None
+    if cls is None:
+        raise ValueError(f"field 'type': unknown event type {type_name!r}")
+    version = record.get("schema_version", 1)
+    if type(version) is not int or version < 1 or version > cls.SCHEMA_VERSION:
+        raise ValueError(f"{type_name}: field 'schema_version' unsupported: {version!r}")
+    payload = dict(record.get("payload") or {})
+    while version < cls.SCHEMA_VERSION:
+        payload = UPCASTERS[(cls.TYPE, version)](payload)
+        version += 1
+    return cls.from_payload(payload)

@@ -1,0 +1,151 @@
+"""Money and odds: integer cents, exact odds, named rounding policies.
+
+Every amount in the rules engine is an ``int`` number of cents. Odds are exact
+(:class:`Odds` holds a numerator and a denominator), and the only place a
+fraction of a cent can appear is :func:`winnings`, which hands the exact
+:class:`fractions.Fraction` to a :class:`RoundingPolicy` chosen by the caller
+(pokerkit passes ``divmod`` the same way). No float is ever used.
+
+>>> winnings(1_050, Odds(3, 2), ROUND_DOWN_TO_CENT)
+1575
+>>> winnings(1_001, Odds(3, 2), ROUND_DOWN_TO_CENT)
+1501
+>>> winnings(1_001, Odds(3, 2), ROUND_HALF_UP_TO_CENT)
+1502
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+__all__ = [
+    "Cents",
+    "Odds",
+    "RoundingPolicy",
+    "ROUND_DOWN_TO_CENT",
+    "ROUND_HALF_UP_TO_CENT",
+    "ROUND_DOWN_TO_DOLLAR",
+    "ROUNDING_POLICIES",
+    "rounding_policy",
+    "winnings",
+    "format_cents",
+]
+
+Cents = int
+"""An amount of money in cents (always an ``int``)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=False)
+class Odds:
+    """Exact payout odds "``numerator`` to ``denominator``".
+
+    >>> Odds(3, 2)
+    Odds(numerator=3, denominator=2)
+    >>> str(Odds(500, 1))
+    '500 to 1'
+    >>> Odds(3, 2).ratio
+    Fraction(3, 2)
+
+    :raises ValueError: when a term is not a positive ``int``.
+    """
+
+    numerator: int
+    denominator: int = 1
+
+    def __post_init__(self) -> None:
+        for name in ("numerator", "denominator"):
+            value = getattr(self, name)
+            if type(value) is not int or value <= 0:
+                raise ValueError(f"Odds.{name} must be a positive int, got {value!r}")
+
+    @property
+    def ratio(self) -> Fraction:
+        """The odds as an exact fraction (winnings per unit staked)."""
+        return Fraction(self.numerator, self.denominator)
+
+    def __str__(self) -> str:
+        return f"{self.numerator} to {self.denominator}"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundingPolicy:
+    """A named rule that turns an exact amount of cents into whole cents.
+
+    The name is recorded in every settlement so that an auditor can see which
+    policy produced an amount.
+
+    >>> ROUND_DOWN_TO_CENT(Fraction(3, 2))
+    1
+    """
+
+    name: str
+    function: Callable[[Fraction], int]
+
+    def __call__(self, exact_cents: Fraction) -> int:
+        return self.function(exact_cents)
+
+
+def _floor(exact: Fraction) -> int:
+    return exact.numerator // exact.denominator
+
+
+def _half_up(exact: Fraction) -> int:
+    return _floor(exact + Fraction(1, 2))
+
+
+def _down_to_dollar(exact: Fraction) -> int:
+    return (_floor(exact) // 100) * 100
+
+
+ROUND_DOWN_TO_CENT = RoundingPolicy("round_down_to_cent", _floor)
+"""Drop any fraction of a cent (the house keeps the breakage)."""
+ROUND_HALF_UP_TO_CENT = RoundingPolicy("round_half_up_to_cent", _half_up)
+"""Round to the nearest cent, halves up (in the player's favour)."""
+ROUND_DOWN_TO_DOLLAR = RoundingPolicy("round_down_to_dollar", _down_to_dollar)
+"""Pay whole dollars only, dropping any cents (a table without coin)."""
+
+ROUNDING_POLICIES: Mapping[str, RoundingPolicy] = {
+    policy.name: policy
+    for policy in (ROUND_DOWN_TO_CENT, ROUND_HALF_UP_TO_CENT, ROUND_DOWN_TO_DOLLAR)
+}
+"""Every rounding policy by its stable name."""
+
+
+def rounding_policy(name: str) -> RoundingPolicy:
+    """Return the rounding policy registered under ``name``.
+
+    >>> rounding_policy("round_down_to_cent").name
+    'round_down_to_cent'
+
+    :raises ValueError: for an unknown name.
+    """
+    try:
+        return ROUNDING_POLICIES[name]
+    except KeyError:
+        raise ValueError(f"unknown rounding policy {name!r}") from None
+
+
+def winnings(stake_cents: Cents, odds: Odds, rounding: RoundingPolicy) -> Cents:
+    """The amount won on ``stake_cents`` at ``odds`` (the stake itself excluded).
+
+    >>> winnings(2_500, Odds(500, 1), ROUND_DOWN_TO_CENT)
+    1250000
+    >>> winnings(5, Odds(3, 2), ROUND_DOWN_TO_DOLLAR)
+    0
+    """
+    return rounding(Fraction(stake_cents * odds.numerator, odds.denominator))
+
+
+def format_cents(amount: Cents) -> str:
+    """Format cents for people.
+
+    >>> format_cents(123456)
+    '$1,234.56'
+    >>> format_cents(-5)
+    '-$0.05'
+    """
+    sign = "-" if amount < 0 else ""
+    dollars, cents = divmod(abs(amount), 100)
+    return f"{sign}${dollars:,}.{cents:02d}"
