@@ -13,6 +13,8 @@ class LedgerError(Exception):
         self.field = field
         self.section = section
         self.extra = extra
+        #: Set once the refusal is in RejectedSubmission, so it is kept once.
+        self.recorded = False
 
     def as_dict(self) -> dict[str, object]:
         body: dict[str, object] = {"error": self.reason, "message": self.message}

@@ -317,6 +317,7 @@ def append(
             idempotency_key=idempotency_key or "",
             raw_body=raw_body if raw_body is not None else _describe(events),
         )
+        error.recorded = True
         raise
 
 

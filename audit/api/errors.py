@@ -39,6 +39,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 def _first_error(detail: Any, prefix: str = "") -> tuple[str, str]:
     if isinstance(detail, dict):
         for key, value in detail.items():
+            if isinstance(key, int):  # a list serializer's errors, keyed by index
+                return _first_error(value, f"{prefix}[{key}]")
             name = key if key != "non_field_errors" else ""
             path = f"{prefix}.{name}" if prefix and name else (name or prefix)
             return _first_error(value, path)

@@ -74,7 +74,7 @@ class StreamEventsView(APIView):
 
     def handle_exception(self, exc):
         request = self.request
-        if request.method == "POST" and not isinstance(exc, errors.LedgerError):
+        if request.method == "POST" and not getattr(exc, "recorded", False):
             user = getattr(request, "user", None)
             ledger.record_rejection(
                 _as_ledger_error(exc),

@@ -1,0 +1,73 @@
+"""Shared fixtures: PostgreSQL only, one user per casino role, test event types."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+
+from audit.registry import CENTS, EventType, StreamKind, object_schema, register_event_type, register_stream_kind
+
+# A small family of event types for testing the ledger itself, independent of
+# any game. Registered once for the whole session.
+COUNTED = register_event_type(EventType(
+    name="test.counted",
+    version=1,
+    description="A numbered fact written by a test writer.",
+    schema=object_schema({"writer": {"type": "integer"}, "seq": {"type": "integer"},
+                          "amount": CENTS}, required=["writer", "seq"]),
+))
+register_stream_kind(StreamKind(name="test", description="Ledger tests",
+                                accepts=frozenset({"test.*"})))
+
+
+def pytest_configure(config):
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if "postgresql" not in engine:
+        raise pytest.UsageError(
+            "The test suite runs on PostgreSQL. Run `make test`, or set DATABASE_URL="
+            "postgres://postgres@127.0.0.1:5432/pitboss (see README)."
+        )
+    # Test users need no key stretching; production keeps Django's default.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_bypasses_append_only_triggers():
+    """Transactional tests end with Django's flush (TRUNCATE), which the
+    append-only triggers refuse. Test-only: flush inside a transaction with
+    triggers off for that transaction alone (SET LOCAL, superuser)."""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    original = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        statements = original(self, style, tables, reset_sequences=reset_sequences,
+                              allow_cascade=allow_cascade)
+        return ["SET LOCAL session_replication_role = replica", *statements] if statements else []
+
+    DatabaseOperations.sql_flush = sql_flush
+    yield
+    DatabaseOperations.sql_flush = original
+
+
+@pytest.fixture
+def role_users(db):
+    """One user per casino role, plus an outsider with no role."""
+    from django.contrib.auth.models import Group, User
+
+    from casino.roles import Role
+
+    users = {}
+    for role in Role:
+        user = User.objects.create_user(username=role.value.replace(" ", "_"), password="pw")
+        user.groups.add(Group.objects.get(name=role.value))
+        users[role] = user
+    users[None] = User.objects.create_user(username="outsider", password="pw")
+    return users
+
+
+@pytest.fixture
+def api_client():
+    from rest_framework.test import APIClient
+
+    return APIClient()
