@@ -190,10 +190,22 @@ def lookup(table: Iterable[PayLine], category: int, pair_rank: int | None) -> Li
     >>> [line.label for line in match.conflict]
     ['Pair of 10s, jack, queens, kings or aces', 'Pair of 6s through 10s']
     """
+    table = tuple(table)
+    key = (id(table), int(category), pair_rank)
+    cached = _LOOKUPS.get(key)
+    if cached is not None and cached[0] is table:
+        return cached[1]
     matches = tuple(line for line in table if line.matches(category, pair_rank))
     if not matches:
-        return LineMatch(None)
-    return LineMatch(matches[0], matches if len(matches) > 1 else ())
+        result = LineMatch(None)
+    else:
+        result = LineMatch(matches[0], matches if len(matches) > 1 else ())
+    _LOOKUPS[key] = (table, result)
+    return result
+
+
+# Lookups by (table identity, category, pair rank); the table is kept alive by the entry.
+_LOOKUPS: dict[tuple[int, int, int | None], tuple[tuple[PayLine, ...], LineMatch]] = {}
 
 
 def win_line(

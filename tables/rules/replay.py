@@ -131,20 +131,23 @@ def findings_for(settlement: Settlement, events: Sequence[Event]) -> tuple[Findi
     paid: dict[tuple[int, Wager], int] = {}
     collected: dict[tuple[int, Wager], int] = {}
     returned: dict[tuple[int, Wager], int] = {}
+    buckets = {DealerPaid: paid, DealerCollected: collected, WagerReturned: returned}
+    placed: set[tuple[int, Wager]] = set()
     order: list[tuple[int, Wager]] = []
     for event in events:
-        if isinstance(event, DealerPaid):
-            bucket = paid
-        elif isinstance(event, DealerCollected):
-            bucket = collected
-        elif isinstance(event, WagerReturned):
-            bucket = returned
-        else:
+        kind = type(event)
+        bucket = buckets.get(kind)
+        if bucket is None:
+            if kind is WagerPlaced:
+                placed.add((event.seat, event.wager))  # type: ignore[attr-defined]
+            elif kind is PlayDeclared:
+                placed.add((event.seat, Wager.RAISE_1))  # type: ignore[attr-defined]
+                placed.add((event.seat, Wager.RAISE_2))  # type: ignore[attr-defined]
             continue
-        key = (event.seat, event.wager)
+        key = (event.seat, event.wager)  # type: ignore[attr-defined]
         if key not in bucket:
             order.append(key)
-        bucket[key] = bucket.get(key, 0) + event.amount_cents
+        bucket[key] = bucket.get(key, 0) + event.amount_cents  # type: ignore[attr-defined]
     findings: list[Finding] = []
     judged: set[tuple[int, Wager]] = set()
     for line in settlement.lines:
@@ -167,7 +170,6 @@ def findings_for(settlement: Settlement, events: Sequence[Event]) -> tuple[Findi
                 )
             )
     if settlement.complete:
-        placed = _placed_wagers(events)
         for key in dict.fromkeys(order):
             if key in judged or key in placed:
                 continue
@@ -184,17 +186,6 @@ def findings_for(settlement: Settlement, events: Sequence[Event]) -> tuple[Findi
                 )
             )
     return tuple(findings)
-
-
-def _placed_wagers(events: Sequence[Event]) -> set[tuple[int, Wager]]:
-    placed: set[tuple[int, Wager]] = set()
-    for event in events:
-        if isinstance(event, WagerPlaced):
-            placed.add((event.seat, event.wager))
-        elif isinstance(event, PlayDeclared):
-            placed.add((event.seat, Wager.RAISE_1))
-            placed.add((event.seat, Wager.RAISE_2))
-    return placed
 
 
 def _judge(

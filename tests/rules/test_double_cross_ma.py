@@ -385,7 +385,7 @@ def test_section_5_category_only_comparison_is_a_setting():
     # Player pair of 9s against dealer pair of 8s is a tie when only categories count.
     variant = dataclasses.replace(MA_DCP, hand_comparison=HandComparison.CATEGORY_ONLY)
     result = replay(dc_round(**BASE))
-    state = dataclasses.replace(result.final_state, ruleset=variant)
+    state = result.final_state._replace(ruleset=variant)
     assert game.required_settlement(state).line(1, Wager.ANTE).outcome is Outcome.PUSH
 
 

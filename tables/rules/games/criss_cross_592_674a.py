@@ -19,10 +19,9 @@ Phases, in order (each ``_end_`` names the next)::
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tables.rules.cards import Card
 from tables.rules.engine import (
@@ -163,8 +162,7 @@ _DEALING_SECTIONS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class SeatState:
+class SeatState(NamedTuple):
     """One betting position: its player, wagers, cards and decisions."""
 
     seat: int
@@ -182,8 +180,7 @@ class SeatState:
         return self.participating and self.folded_at is None and not self.abandoned
 
 
-@dataclass(frozen=True, slots=True)
-class CrissCrossState:
+class CrissCrossState(NamedTuple):
     """The state of one Criss-Cross round (never mutated; apply returns a new one).
 
     Mappings held here are copied on write and never changed in place.
@@ -220,9 +217,6 @@ class CrissCrossState:
     def to_act(self) -> int | None:
         """The seat whose decision is awaited, if any."""
         return self.pending[0] if self.pending else None
-
-
-_replace = dataclasses.replace
 
 
 def _card_bit(card: Card) -> int:
@@ -560,26 +554,27 @@ def can_apply(state: CrissCrossState, event: Event) -> bool:
 def _with_seat(state: CrissCrossState, seat: SeatState, **changes: object) -> CrissCrossState:
     seats = dict(state.seats)
     seats[seat.seat] = seat
-    return _replace(state, seats=seats, **changes)
+    return state._replace(seats=seats, **changes)
 
 
 def _place_wager(state: CrissCrossState, event: WagerPlaced) -> CrissCrossState:
     seat = state.seats[event.seat]
     wagers = dict(seat.wagers)
     wagers[event.wager] = event.amount_cents
-    seat = _replace(seat, wagers=wagers)
+    seat = seat._replace(wagers=wagers)
     if state.phase is Phase.WAGERING:
         return _with_seat(state, seat)
-    return _after_decision(_with_seat(state, seat))
+    return _after_decision(state, seat)
 
 
 def _fold(state: CrissCrossState, event: PlayerFolded) -> CrissCrossState:
-    seat = _replace(state.seats[event.seat], folded_at=state.phase)
-    return _after_decision(_with_seat(state, seat))
+    return _after_decision(state, state.seats[event.seat]._replace(folded_at=state.phase))
 
 
-def _after_decision(state: CrissCrossState) -> CrissCrossState:
-    state = _replace(state, pending=state.pending[1:], decisions_made=state.decisions_made + 1)
+def _after_decision(state: CrissCrossState, seat: SeatState) -> CrissCrossState:
+    state = _with_seat(
+        state, seat, pending=state.pending[1:], decisions_made=state.decisions_made + 1
+    )
     if state.pending:
         return state
     return _end_decision(state)
@@ -587,13 +582,12 @@ def _after_decision(state: CrissCrossState) -> CrissCrossState:
 
 def _no_more_bets(state: CrissCrossState, event: NoMoreBets) -> CrissCrossState:
     seats = {
-        number: _replace(
-            seat,
+        number: seat._replace(
             participating=Wager.ANTE_ACROSS in seat.wagers and Wager.ANTE_DOWN in seat.wagers,
         )
         for number, seat in state.seats.items()
     }
-    return _replace(state, seats=seats, phase=Phase.DEALING)
+    return state._replace(seats=seats, phase=Phase.DEALING)
 
 
 def _deal(state: CrissCrossState, event: CardDealt) -> CrissCrossState:
@@ -602,8 +596,7 @@ def _deal(state: CrissCrossState, event: CardDealt) -> CrissCrossState:
         assert event.position is not None
         index = _INDEX[event.position]
         community = state.community[:index] + (event.card,) + state.community[index + 1 :]
-        state = _replace(
-            state,
+        state = state._replace(
             community=community,
             used_cards=state.used_cards | bit,
             cards_dealt=state.cards_dealt + 1,
@@ -613,7 +606,7 @@ def _deal(state: CrissCrossState, event: CardDealt) -> CrissCrossState:
         hole = (event.card, seat.hole[1]) if event.hole == 1 else (seat.hole[0], event.card)
         state = _with_seat(
             state,
-            _replace(seat, hole=hole),
+            seat._replace(hole=hole),
             used_cards=state.used_cards | bit,
             cards_dealt=state.cards_dealt + 1,
         )
@@ -629,7 +622,7 @@ def _end_dealing(state: CrissCrossState) -> CrissCrossState:
 
 def _begin_decision(state: CrissCrossState, phase: Phase) -> CrissCrossState:
     pending = tuple(number for number, seat in sorted(state.seats.items()) if seat.active)
-    state = _replace(state, phase=phase, pending=pending)
+    state = state._replace(phase=phase, pending=pending)
     if pending:
         return state
     return _end_decision(state)
@@ -640,19 +633,19 @@ def _end_decision(state: CrissCrossState) -> CrissCrossState:
 
 
 def _begin_reveal(state: CrissCrossState, phase: Phase) -> CrissCrossState:
-    state = _replace(state, phase=phase, pending=())
+    state = state._replace(phase=phase, pending=())
     if Automation.REVEAL_COMMUNITY_CARDS in state.automations:
         exposed = list(state.community_exposed)
         for position in _REVEALS[phase][0]:
             exposed[_INDEX[position]] = True
-        return _end_reveal(_replace(state, community_exposed=tuple(exposed)))
+        return _end_reveal(state._replace(community_exposed=tuple(exposed)))
     return state
 
 
 def _end_reveal(state: CrissCrossState) -> CrissCrossState:
     following = _REVEALS[state.phase][2]
     if following is Phase.SETTLEMENT:
-        return _replace(state, phase=Phase.SETTLEMENT)
+        return state._replace(phase=Phase.SETTLEMENT)
     return _begin_decision(state, following)
 
 
@@ -662,17 +655,17 @@ def _expose(state: CrissCrossState, event: CardExposed) -> CrissCrossState:
         index = _INDEX[event.position]
         exposed = state.community_exposed
         exposed = exposed[:index] + (True,) + exposed[index + 1 :]
-        state = _replace(state, community_exposed=exposed)
+        state = state._replace(community_exposed=exposed)
         if all(exposed[_INDEX[position]] for position in _REVEALS[state.phase][0]):
             return _end_reveal(state)
         return state
     seat = state.seats[event.seat or 0]
     flags = (True, seat.exposed[1]) if event.hole == 1 else (seat.exposed[0], True)
-    return _with_seat(state, _replace(seat, exposed=flags))
+    return _with_seat(state, seat._replace(exposed=flags))
 
 
 def _count_stub(state: CrissCrossState, event: StubCounted) -> CrissCrossState:
-    state = _replace(state, stub_counted=True)
+    state = state._replace(stub_counted=True)
     expected = state.ruleset.cards_in_deck - state.cards_dealt - len(state.face_up_found)
     section = state.section(_dealing_sections(state)[2])
     if event.misdeal_found:
@@ -683,15 +676,14 @@ def _count_stub(state: CrissCrossState, event: StubCounted) -> CrissCrossState:
             section,
             f"stub count {event.stub_count}, expected {expected}, no misdeal: deck removed",
         )
-        return _replace(state, deck_removal_required=True)
+        return state._replace(deck_removal_required=True)
     return state
 
 
 def _void(state: CrissCrossState, section: str, reason: str) -> CrissCrossState:
     if state.phase is Phase.VOIDED:
         return state
-    return _replace(
-        state,
+    return state._replace(
         phase=Phase.VOIDED,
         pending=(),
         void_section=section,
@@ -703,11 +695,10 @@ def _void(state: CrissCrossState, section: str, reason: str) -> CrissCrossState:
 def _irregularity(state: CrissCrossState, event: IrregularityReported) -> CrissCrossState:
     section = state.section
     kind = event.kind
-    state = _replace(state, notes=(*state.notes, f"{kind}: {event.note}".rstrip(": ")))
+    state = state._replace(notes=(*state.notes, f"{kind}: {event.note}".rstrip(": ")))
     if kind is IrregularityKind.CARD_FACE_UP_IN_DECK:
         assert event.card is not None
-        state = _replace(
-            state,
+        state = state._replace(
             face_up_found=(*state.face_up_found, event.card),
             used_cards=state.used_cards | _card_bit(event.card),
         )
@@ -721,9 +712,9 @@ def _irregularity(state: CrissCrossState, event: IrregularityReported) -> CrissC
     if kind is IrregularityKind.SHOE_MALFUNCTION:
         return _void(state, section("13(f)"), "the automated dealing shoe failed during the round")
     if kind is IrregularityKind.SHUFFLER_MALFUNCTION:
-        return _replace(state, reshuffle_required=True)
+        return state._replace(reshuffle_required=True)
     if kind is IrregularityKind.PLAYER_LEFT_TABLE:
-        seat = _replace(state.seats[event.seat or 0], abandoned=True)
+        seat = state.seats[event.seat or 0]._replace(abandoned=True)
         state = _with_seat(state, seat, pending=tuple(s for s in state.pending if s != seat.seat))
         if state.phase in _DECISIONS and not state.pending:
             return _end_decision(state)
@@ -738,11 +729,11 @@ def _voided_by_floor(state: CrissCrossState, event: RoundVoided) -> CrissCrossSt
 
 
 def _dealer_action(state: CrissCrossState, event: Event) -> CrissCrossState:
-    return _replace(state, dealer_actions=(*state.dealer_actions, event))
+    return state._replace(dealer_actions=(*state.dealer_actions, event))
 
 
 def _close(state: CrissCrossState, event: RoundClosed) -> CrissCrossState:
-    return _replace(state, phase=Phase.CLOSED)
+    return state._replace(phase=Phase.CLOSED)
 
 
 _VERIFIERS = {

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tables.rules.cards import Card
 from tables.rules.engine import (
@@ -126,8 +126,7 @@ _DEALING_SECTIONS = {
 _MAIN_WAGERS = (Wager.ANTE, Wager.RAISE_1, Wager.RAISE_2)
 
 
-@dataclass(frozen=True, slots=True)
-class SeatState:
+class SeatState(NamedTuple):
     """One betting position of a Double Cross round."""
 
     seat: int
@@ -147,8 +146,7 @@ class SeatState:
         return self.participating and not self.folded
 
 
-@dataclass(frozen=True, slots=True)
-class DoubleCrossState:
+class DoubleCrossState(NamedTuple):
     """The state of one Double Cross round (never mutated)."""
 
     ruleset: DoubleCrossRuleSet
@@ -177,9 +175,6 @@ class DoubleCrossState:
     def to_act(self) -> int | None:
         """The seat whose fold-or-play decision is awaited, if any."""
         return self.pending[0] if self.pending and self.phase is Phase.PLAY_DECISION else None
-
-
-_replace = dataclasses.replace
 
 
 def open_round(
@@ -431,19 +426,17 @@ def can_apply(state: DoubleCrossState, event: Event) -> bool:
 def _with_seat(state: DoubleCrossState, seat: SeatState, **changes: object) -> DoubleCrossState:
     seats = dict(state.seats)
     seats[seat.seat] = seat
-    return _replace(state, seats=seats, **changes)
+    return state._replace(seats=seats, **changes)
 
 
 def _place_wager(state: DoubleCrossState, event: WagerPlaced) -> DoubleCrossState:
     seat = state.seats[event.seat]
-    return _with_seat(
-        state, _replace(seat, wagers={**seat.wagers, event.wager: event.amount_cents})
-    )
+    return _with_seat(state, seat._replace(wagers={**seat.wagers, event.wager: event.amount_cents}))
 
 
 def _no_more_bets(state: DoubleCrossState, event: NoMoreBets) -> DoubleCrossState:
-    seats = {n: _replace(s, participating=Wager.ANTE in s.wagers) for n, s in state.seats.items()}
-    return _replace(state, seats=seats, phase=Phase.DEALING)
+    seats = {n: s._replace(participating=Wager.ANTE in s.wagers) for n, s in state.seats.items()}
+    return state._replace(seats=seats, phase=Phase.DEALING)
 
 
 def _deal(state: DoubleCrossState, event: CardDealt) -> DoubleCrossState:
@@ -454,15 +447,15 @@ def _deal(state: DoubleCrossState, event: CardDealt) -> DoubleCrossState:
     if event.recipient is Recipient.PLAYER:
         seat = state.seats[event.seat or 0]
         hole = (event.card, seat.hole[1]) if event.hole == 1 else (seat.hole[0], event.card)
-        state = _with_seat(state, _replace(seat, hole=hole), **changes)
+        state = _with_seat(state, seat._replace(hole=hole), **changes)
     elif event.recipient is Recipient.DEALER:
         dealer = (event.card, state.dealer[1]) if event.hole == 1 else (state.dealer[0], event.card)
-        state = _replace(state, dealer=dealer, **changes)
+        state = state._replace(dealer=dealer, **changes)
     else:
         assert event.position is not None
         index = _INDEX[event.position]
         community = state.community[:index] + (event.card,) + state.community[index + 1 :]
-        state = _replace(state, community=community, **changes)
+        state = state._replace(community=community, **changes)
     players = sum(1 for seat in state.seats.values() if seat.participating)
     if state.cards_dealt == 7 + 2 * players:
         return _begin_reveal(state, Phase.FIRST_REVEAL)
@@ -470,13 +463,13 @@ def _deal(state: DoubleCrossState, event: CardDealt) -> DoubleCrossState:
 
 
 def _begin_reveal(state: DoubleCrossState, phase: Phase) -> DoubleCrossState:
-    state = _replace(state, phase=phase, pending=())
+    state = state._replace(phase=phase, pending=())
     positions = _REVEALS[phase][0]
     if Automation.REVEAL_COMMUNITY_CARDS in state.automations:
         exposed = list(state.community_exposed)
         for position in positions:
             exposed[_INDEX[position]] = True
-        state = _replace(state, community_exposed=tuple(exposed))
+        state = state._replace(community_exposed=tuple(exposed))
     if all(state.community_exposed[_INDEX[position]] for position in positions):
         return _end_reveal(state)
     return state
@@ -494,20 +487,20 @@ def _begin_three_card(state: DoubleCrossState) -> DoubleCrossState:
         for n, s in sorted(state.seats.items())
         if s.participating and Wager.THREE_CARD in s.wagers
     )
-    state = _replace(state, phase=Phase.THREE_CARD, pending=pending)
+    state = state._replace(phase=Phase.THREE_CARD, pending=pending)
     return state if pending else _begin_play_decision(state)
 
 
 def _begin_play_decision(state: DoubleCrossState) -> DoubleCrossState:
     pending = tuple(n for n, s in sorted(state.seats.items()) if s.active)
-    state = _replace(state, phase=Phase.PLAY_DECISION, pending=pending)
+    state = state._replace(phase=Phase.PLAY_DECISION, pending=pending)
     return state if pending else _begin_reveal(state, Phase.FINAL_REVEAL)
 
 
 def _begin_dealer_reveal(state: DoubleCrossState) -> DoubleCrossState:
-    state = _replace(state, phase=Phase.DEALER_REVEAL)
+    state = state._replace(phase=Phase.DEALER_REVEAL)
     if Automation.REVEAL_DEALER_CARDS in state.automations or all(state.dealer_exposed):
-        return _replace(state, dealer_exposed=(True, True), phase=Phase.SETTLEMENT)
+        return state._replace(dealer_exposed=(True, True), phase=Phase.SETTLEMENT)
     return state
 
 
@@ -516,7 +509,7 @@ def _expose(state: DoubleCrossState, event: CardExposed) -> DoubleCrossState:
         assert event.position is not None
         index = _INDEX[event.position]
         exposed = state.community_exposed[:index] + (True,) + state.community_exposed[index + 1 :]
-        state = _replace(state, community_exposed=exposed)
+        state = state._replace(community_exposed=exposed)
         if all(exposed[_INDEX[position]] for position in _REVEALS[state.phase][0]):
             return _end_reveal(state)
         return state
@@ -524,15 +517,15 @@ def _expose(state: DoubleCrossState, event: CardExposed) -> DoubleCrossState:
         flags = (
             (True, state.dealer_exposed[1]) if event.hole == 1 else (state.dealer_exposed[0], True)
         )
-        state = _replace(state, dealer_exposed=flags)
-        return _replace(state, phase=Phase.SETTLEMENT) if all(flags) else state
+        state = state._replace(dealer_exposed=flags)
+        return state._replace(phase=Phase.SETTLEMENT) if all(flags) else state
     seat = state.seats[event.seat or 0]
     flags = (True, seat.exposed[1]) if event.hole == 1 else (seat.exposed[0], True)
-    return _with_seat(state, _replace(seat, exposed=flags))
+    return _with_seat(state, seat._replace(exposed=flags))
 
 
 def _elect(state: DoubleCrossState, event: ThreeCardElection) -> DoubleCrossState:
-    seat = _replace(state.seats[event.seat], exposed_for_three_card=event.expose)
+    seat = state.seats[event.seat]._replace(exposed_for_three_card=event.expose)
     pending = tuple(number for number in state.pending if number != event.seat)
     state = _with_seat(state, seat, pending=pending)
     return state if pending else _begin_play_decision(state)
@@ -541,10 +534,9 @@ def _elect(state: DoubleCrossState, event: ThreeCardElection) -> DoubleCrossStat
 def _decide(state: DoubleCrossState, event: PlayerFolded | PlayDeclared) -> DoubleCrossState:
     seat = state.seats[event.seat]
     if isinstance(event, PlayerFolded):
-        seat = _replace(seat, folded=True)
+        seat = seat._replace(folded=True)
     else:
-        seat = _replace(
-            seat,
+        seat = seat._replace(
             wagers={
                 **seat.wagers,
                 Wager.RAISE_1: event.raise_1_cents,
@@ -558,7 +550,7 @@ def _decide(state: DoubleCrossState, event: PlayerFolded | PlayDeclared) -> Doub
 
 
 def _count_stub(state: DoubleCrossState, event: StubCounted) -> DoubleCrossState:
-    state = _replace(state, stub_counted=True)
+    state = state._replace(stub_counted=True)
     expected = state.ruleset.cards_in_deck - state.cards_dealt - len(state.face_up_found)
     if event.misdeal_found:
         return _void(state, S + "7(e)(2)", "cards misdealt but 52 remain in the deck")
@@ -568,15 +560,14 @@ def _count_stub(state: DoubleCrossState, event: StubCounted) -> DoubleCrossState
             S + "7(e)(2)",
             f"stub count {event.stub_count}, expected {expected}: deck removed",
         )
-        return _replace(state, deck_removal_required=True)
+        return state._replace(deck_removal_required=True)
     return state
 
 
 def _void(state: DoubleCrossState, section: str, reason: str) -> DoubleCrossState:
     if state.phase is Phase.VOIDED:
         return state
-    return _replace(
-        state,
+    return state._replace(
         phase=Phase.VOIDED,
         pending=(),
         void_section=section,
@@ -587,11 +578,10 @@ def _void(state: DoubleCrossState, section: str, reason: str) -> DoubleCrossStat
 
 def _irregularity(state: DoubleCrossState, event: IrregularityReported) -> DoubleCrossState:
     kind = event.kind
-    state = _replace(state, notes=(*state.notes, f"{kind}: {event.note}".rstrip(": ")))
+    state = state._replace(notes=(*state.notes, f"{kind}: {event.note}".rstrip(": ")))
     if kind is IrregularityKind.CARD_FACE_UP_IN_DECK:
         assert event.card is not None
-        state = _replace(
-            state,
+        state = state._replace(
             face_up_found=(*state.face_up_found, event.card),
             used_cards=state.used_cards | _bit(event.card),
         )
@@ -603,13 +593,13 @@ def _irregularity(state: DoubleCrossState, event: IrregularityReported) -> Doubl
     if kind is IrregularityKind.SHOE_MALFUNCTION:
         return _void(state, S + "12(e)", "the automated dealing shoe failed during the round")
     if kind is IrregularityKind.SHUFFLER_MALFUNCTION:
-        return _replace(state, reshuffle_required=True)
+        return state._replace(reshuffle_required=True)
     if kind in (
         IrregularityKind.COMMUNITY_CARD_EXPOSED_EARLY,
         IrregularityKind.DEALER_CARD_EXPOSED_EARLY,
     ):
         note = f"{kind}: no Double Cross rule covers it; referred to the floor"
-        return _replace(state, notes=(*state.notes, note))
+        return state._replace(notes=(*state.notes, note))
     return state
 
 
@@ -618,11 +608,11 @@ def _voided_by_floor(state: DoubleCrossState, event: RoundVoided) -> DoubleCross
 
 
 def _dealer_action(state: DoubleCrossState, event: Event) -> DoubleCrossState:
-    return _replace(state, dealer_actions=(*state.dealer_actions, event))
+    return state._replace(dealer_actions=(*state.dealer_actions, event))
 
 
 def _close(state: DoubleCrossState, event: RoundClosed) -> DoubleCrossState:
-    return _replace(state, phase=Phase.CLOSED)
+    return state._replace(phase=Phase.CLOSED)
 
 
 _VERIFIERS = {
