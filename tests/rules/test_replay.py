@@ -114,7 +114,7 @@ def test_paying_a_wager_never_placed_is_a_wrong_wager():
     )
 
 
-def test_a_collection_given_back_after_a_void_is_not_a_finding():
+def test_an_unfinished_round_has_no_findings_yet():
     events = [*ROUND[:-10]]
     result = replay(events)
     assert result.findings == ()
