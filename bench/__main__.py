@@ -1,0 +1,71 @@
+"""``python -m bench``: run every benchmark module present.
+
+* ``bench.ledger`` — appends, reads and the HTTP API against PostgreSQL,
+  compared with raw COPY, raw psycopg and the ``eventsourcing`` library;
+* ``bench.bench_evaluator`` — the hand evaluator (run only if it is there).
+
+``python -m bench --only ledger --batches 500`` runs one of them; options
+after ``--only`` that the dispatcher does not know go to the ledger bench
+(see ``python -m bench.ledger --help``). The evaluator runs with its defaults.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import traceback
+
+BENCHMARKS = ("ledger", "evaluator")
+
+
+def _run_evaluator() -> int:
+    try:
+        module = importlib.import_module("bench.bench_evaluator")
+    except ModuleNotFoundError as error:
+        if error.name == "bench.bench_evaluator":
+            print("evaluator bench (bench/bench_evaluator.py) not present; skipped")
+            return 0
+        raise
+    main = getattr(module, "main", None)
+    if main is None:
+        print("bench/bench_evaluator.py has no main(); skipped")
+        return 0
+    # Its main() parses sys.argv: give it none of ours, so it runs its defaults.
+    saved = sys.argv
+    sys.argv = [module.__file__ or "bench_evaluator"]
+    try:
+        return int(main() or 0)
+    finally:
+        sys.argv = saved
+
+
+def _run_ledger(arguments: list[str]) -> int:
+    from bench import ledger
+
+    return ledger.main(arguments)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=BENCHMARKS, help="run one benchmark")
+    options, rest = parser.parse_known_args(argv)
+    if rest and options.only != "ledger":
+        parser.error(f"options {rest} need --only ledger")
+    chosen = [options.only] if options.only else list(BENCHMARKS)
+    status = 0
+    for name in chosen:
+        print(f"\n{'=' * 30} {name} bench {'=' * 30}", flush=True)
+        try:
+            code = _run_ledger(rest) if name == "ledger" else _run_evaluator()
+        except Exception:  # one failing bench must not hide the others' figures
+            traceback.print_exc()
+            code = 1
+        if code:
+            print(f"{name} bench exited with status {code}")
+        status = status or code
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
