@@ -10,7 +10,13 @@ from django.utils.functional import cached_property
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
-from audit.models import AppendPermission, Event, ProjectionCheckpoint, RejectedSubmission, StreamIndex
+from audit.models import (
+    AppendPermission,
+    Event,
+    ProjectionCheckpoint,
+    RejectedSubmission,
+    StreamIndex,
+)
 
 
 class FixedCountPaginator(Paginator):
@@ -47,9 +53,19 @@ class EventAdmin(ReadOnlyAdmin):
     paginator = FixedCountPaginator
     list_per_page = 100
     ordering = ["-position"]
-    readonly_fields = ["position", "stream_id", "version", "event_type", "schema_version",
-                       "pretty_payload", "pretty_metadata", "occurred_at", "recorded_at",
-                       "prev_hash", "hash"]
+    readonly_fields = [
+        "position",
+        "stream_id",
+        "version",
+        "event_type",
+        "schema_version",
+        "pretty_payload",
+        "pretty_metadata",
+        "occurred_at",
+        "recorded_at",
+        "prev_hash",
+        "hash",
+    ]
     exclude = ["payload", "metadata"]
 
     @admin.display(description="hash")

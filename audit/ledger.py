@@ -35,12 +35,19 @@ from datetime import UTC, datetime
 from typing import Any
 
 import fastjsonschema
+import psycopg
 from django.db import IntegrityError, connection, transaction
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
 from audit import errors
-from audit.hashing import GENESIS_HASH, canonical_json, event_hash
+from audit.hashing import (
+    GENESIS_HASH,
+    canonical_json,
+    canonical_payload,
+    chained_hash,
+    format_timestamp,
+)
 from audit.models import AppendPermission, RejectedSubmission
 from audit.registry import REGISTRY, STREAM_ID
 
@@ -107,7 +114,11 @@ class Actor:
 
     @classmethod
     def from_user(cls, user: Any, *, device: str = "", source: str = "api") -> Actor:
-        roles = frozenset(user.groups.values_list("name", flat=True)) if user.is_authenticated else frozenset()
+        roles = (
+            frozenset(user.groups.values_list("name", flat=True))
+            if user.is_authenticated
+            else frozenset()
+        )
         return cls(
             username=user.get_username() if user.is_authenticated else "",
             roles=roles,
@@ -215,9 +226,7 @@ def _validate(stream_id: str, events: Sequence[NewEvent], actor: Actor) -> None:
     if not events:
         raise errors.MalformedSubmission("at least one event is required", field="events")
     if len(events) > MAX_BATCH:
-        raise errors.MalformedSubmission(
-            f"at most {MAX_BATCH} events per append", field="events"
-        )
+        raise errors.MalformedSubmission(f"at most {MAX_BATCH} events per append", field="events")
     for index, event in enumerate(events):
         where = f"events[{index}]"
         event_type = REGISTRY.event_types.get(event.event_type)
@@ -322,9 +331,7 @@ def append(
 
 
 def _describe(events: Sequence[NewEvent]) -> str:
-    return json.dumps(
-        [{"type": e.event_type, "payload": e.payload} for e in events], default=str
-    )
+    return json.dumps([{"type": e.event_type, "payload": e.payload} for e in events], default=str)
 
 
 def record_rejection(
@@ -360,35 +367,42 @@ def _append(
 ) -> AppendResult:
     _validate(stream_id, events, actor)
     request_hash = _request_hash(stream_id, expected_version, events) if idempotency_key else ""
+    store = _store()
     try:
         with transaction.atomic():
-            cursor = connection.cursor()
-            if idempotency_key:
-                replay = _idempotent_result(cursor, idempotency_key, request_hash)
-                if replay is not None:
-                    return replay
-            head_version, head_hash = _head_of(cursor, stream_id)
+            head_version, head_hash, earlier = store.lookup(stream_id, idempotency_key)
+            if earlier is not None:
+                return _replay(idempotency_key or "", request_hash, earlier)
             if expected_version is not None and expected_version != head_version:
                 _refuse_version(stream_id, expected_version, head_version)
             kind = REGISTRY.stream_kind_of(stream_id)
             if kind is not None and kind.policy is not None:
-                kind.policy(list(read_stream(stream_id)), events)
-            return _insert(cursor, stream_id, events, head_version, head_hash, actor,
-                           idempotency_key, request_hash)
-    except IntegrityError:
+                kind.policy(read_stream(stream_id), events)
+            rows, hashes, recorded_at = _chain(
+                stream_id, events, head_version, head_hash, actor, idempotency_key
+            )
+            first_position = store.write(
+                stream_id, rows, recorded_at, idempotency_key, request_hash, hashes, head_version
+            )
+    except (IntegrityError, psycopg.IntegrityError):
         # Another writer won the race for this stream version or this key.
         with transaction.atomic():
-            cursor = connection.cursor()
-            if idempotency_key:
-                replay = _idempotent_result(cursor, idempotency_key, request_hash)
-                if replay is not None:
-                    return replay
-            head_version, _ = _head_of(cursor, stream_id)
+            head_version, _, earlier = store.lookup(stream_id, idempotency_key)
+        if earlier is not None:
+            return _replay(idempotency_key or "", request_hash, earlier)
         raise errors.StaleVersion(
             f"stream {stream_id} moved on to version {head_version} while appending",
             field="expected_version",
             current_version=head_version,
         ) from None
+    return AppendResult(
+        stream_id=stream_id,
+        first_version=head_version + 1,
+        last_version=head_version + len(rows),
+        first_position=first_position,
+        last_position=first_position + len(rows) - 1,
+        hashes=tuple(hashes),
+    )
 
 
 def _refuse_version(stream_id: str, expected_version: int, head_version: int) -> None:
@@ -404,14 +418,8 @@ def _refuse_version(stream_id: str, expected_version: int, head_version: int) ->
     )
 
 
-def _idempotent_result(cursor: Any, key: str, request_hash: str) -> AppendResult | None:
-    cursor.execute(
-        "SELECT request_hash, result FROM ledger_idempotency WHERE key = %s", [key]
-    )
-    row = cursor.fetchone()
-    if row is None:
-        return None
-    stored_hash, result = row
+def _replay(key: str, request_hash: str, earlier: tuple[str, Any]) -> AppendResult:
+    stored_hash, result = earlier
     if stored_hash != request_hash:
         raise errors.IdempotencyConflict(
             f"Idempotency-Key {key!r} was used with a different body",
@@ -430,159 +438,365 @@ def _idempotent_result(cursor: Any, key: str, request_hash: str) -> AppendResult
     )
 
 
-def _head_of(cursor: Any, stream_id: str) -> tuple[int, str]:
-    cursor.execute(
-        "SELECT version, hash FROM ledger_event WHERE stream_id = %s "
-        "ORDER BY version DESC LIMIT 1",
-        [stream_id],
-    )
-    row = cursor.fetchone()
-    return (0, GENESIS_HASH) if row is None else (row[0], row[1])
+@dataclass(frozen=True, slots=True)
+class _Row:
+    version: int
+    event_type: str
+    schema_version: int
+    payload: str
+    metadata: str
+    occurred_at: datetime
+    prev_hash: str
+    hash: str
 
 
-def _insert(
-    cursor: Any,
+def _chain(
     stream_id: str,
     events: Sequence[NewEvent],
     head_version: int,
     head_hash: str,
     actor: Actor,
     idempotency_key: str | None,
-    request_hash: str,
-) -> AppendResult:
+) -> tuple[list[_Row], list[str], datetime]:
+    """Hash-chain the batch onto the stream's head.
+
+    The stored payload and metadata are the canonical JSON that was hashed;
+    parts shared by the batch are serialised once.
+    """
     recorded_at = datetime.now(UTC)
+    recorded_text = format_timestamp(recorded_at)
     base_metadata: dict[str, Any] = {"actor": actor.username, "source": actor.source}
     if actor.device:
         base_metadata["device"] = actor.device
     if idempotency_key:
         base_metadata["idempotency_key"] = idempotency_key
-    adapt = connection.ops.adapt_datetimefield_value
-    pending = []
+    base_metadata_json = canonical_payload(base_metadata)
+    stream_json = json.dumps(stream_id, ensure_ascii=False)
+    types = REGISTRY.event_types
+    rows: list[_Row] = []
+    hashes: list[str] = []
     prev_hash = head_hash
-    hashes = []
     for offset, event in enumerate(events, start=1):
         version = head_version + offset
-        metadata = {**base_metadata, **event.metadata}
+        metadata_json = (
+            canonical_payload({**base_metadata, **event.metadata})
+            if event.metadata
+            else base_metadata_json
+        )
         occurred_at = event.occurred_at or recorded_at
-        digest = event_hash(
-            stream_id=stream_id,
+        occurred_text = (
+            recorded_text if occurred_at is recorded_at else format_timestamp(occurred_at)
+        )
+        schema_version = types[event.event_type].version
+        payload_json = canonical_payload(event.payload)
+        digest = chained_hash(
+            stream_json=stream_json,
             version=version,
-            event_type=event.event_type,
-            schema_version=REGISTRY.event_types[event.event_type].version,
-            payload=event.payload,
-            metadata=metadata,
-            occurred_at=occurred_at,
-            recorded_at=recorded_at,
+            type_json=json.dumps(event.event_type, ensure_ascii=False),
+            schema_version=schema_version,
+            payload_json=payload_json,
+            metadata_json=metadata_json,
+            occurred_at=occurred_text,
+            recorded_at=recorded_text,
             prev_hash=prev_hash,
         )
-        pending.append((stream_id, version, event.event_type,
-                        REGISTRY.event_types[event.event_type].version,
-                        json.dumps(event.payload), json.dumps(metadata),
-                        adapt(occurred_at), adapt(recorded_at), prev_hash, digest))
+        rows.append(
+            _Row(
+                version,
+                event.event_type,
+                schema_version,
+                payload_json,
+                metadata_json,
+                occurred_at,
+                prev_hash,
+                digest,
+            )
+        )
         hashes.append(digest)
         prev_hash = digest
+    return rows, hashes, recorded_at
 
-    count = len(pending)
-    # From here to commit we hold the ledger_head row lock: keep it short.
-    cursor.execute(
-        "UPDATE ledger_head SET position = position + %s WHERE id = 1 RETURNING position",
-        [count],
+
+class _PostgresStore:
+    """Two statements per append, both prepared: look up, then write.
+
+    The write is one statement: it moves ``ledger_head`` (taking its row lock
+    until commit), inserts the whole batch with ``unnest`` and records the
+    idempotency key, so the lock is held for one round trip plus the commit.
+    """
+
+    LOOKUP = (
+        "SELECT e.version, e.hash, i.request_hash, i.result::text "
+        "FROM (SELECT 1) AS one "
+        "LEFT JOIN LATERAL (SELECT version, hash FROM ledger_event "
+        "WHERE stream_id = %(stream)s::text "
+        "ORDER BY version DESC LIMIT 1) AS e ON true "
+        "LEFT JOIN ledger_idempotency AS i ON i.key = %(key)s::text"
     )
-    last_position = cursor.fetchone()[0]
-    first_position = last_position - count + 1
-    placeholders = ",".join(["(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"] * count)
-    params: list[Any] = []
-    for position, row in enumerate(pending, start=first_position):
-        params.append(position)
-        params.extend(row)
-    cursor.execute(
-        f"INSERT INTO ledger_event ({_COLUMNS}) VALUES {placeholders}",  # noqa: S608
-        params,
+    WRITE = (
+        "WITH head AS ("
+        " UPDATE ledger_head SET position = position + %(n)s::int WHERE id = 1"
+        " RETURNING position - %(n)s::int AS base"
+        "), batch AS ("
+        " INSERT INTO ledger_event (" + _COLUMNS + ")"
+        " SELECT head.base + e.ord, %(stream)s::text, e.version, e.event_type, e.schema_version,"
+        " e.payload::jsonb, e.metadata::jsonb, e.occurred_at, %(recorded_at)s::timestamptz,"
+        " e.prev_hash, e.hash"
+        " FROM head, unnest(%(versions)b::int[], %(types)b::text[], %(schema_versions)b::int[],"
+        " %(payloads)b::text[], %(metadatas)b::text[], %(occurred)b::timestamptz[],"
+        " %(prev_hashes)b::text[], %(hashes)b::text[]) WITH ORDINALITY"
+        " AS e(version, event_type, schema_version, payload, metadata, occurred_at, prev_hash,"
+        " hash, ord)"
+        "), idempotency AS ("
+        " INSERT INTO ledger_idempotency (key, stream_id, request_hash, result, created_at)"
+        " SELECT %(key)s::text, %(stream)s::text, %(request_hash)s::text, jsonb_build_object("
+        "'stream_id', %(stream)s::text, 'first_version', %(first_version)s::int,"
+        " 'last_version', %(last_version)s::int, 'first_position', head.base + 1,"
+        " 'last_position', head.base + %(n)s::int, 'hashes', to_jsonb(%(hashes)b::text[])),"
+        " %(recorded_at)s::timestamptz FROM head WHERE %(key)s::text IS NOT NULL"
+        ") SELECT base + 1 FROM head"
     )
-    result = AppendResult(
-        stream_id=stream_id,
-        first_version=head_version + 1,
-        last_version=head_version + count,
-        first_position=first_position,
-        last_position=last_position,
-        hashes=tuple(hashes),
-    )
-    if idempotency_key:
-        cursor.execute(
-            "INSERT INTO ledger_idempotency (key, stream_id, request_hash, result, created_at) "
-            "VALUES (%s, %s, %s, %s, %s)",
-            [idempotency_key, stream_id, request_hash, json.dumps(result.as_dict()),
-             adapt(recorded_at)],
-        )
-    return result
+
+    def _cursor(self) -> Any:
+        return _pg_cursor()
+
+    def lookup(self, stream_id: str, key: str | None) -> tuple[int, str, tuple[str, Any] | None]:
+        with self._cursor() as cursor:
+            cursor.execute(self.LOOKUP, {"stream": stream_id, "key": key})
+            version, digest, request_hash, result = cursor.fetchone()
+        earlier = (request_hash, result) if request_hash is not None else None
+        return (version or 0), (digest or GENESIS_HASH), earlier
+
+    def write(
+        self,
+        stream_id: str,
+        rows: list[_Row],
+        recorded_at: datetime,
+        key: str | None,
+        request_hash: str,
+        hashes: list[str],
+        head_version: int,
+    ) -> int:
+        with self._cursor() as cursor:
+            cursor.execute(
+                self.WRITE,
+                {
+                    "n": len(rows),
+                    "stream": stream_id,
+                    "recorded_at": recorded_at,
+                    "versions": [r.version for r in rows],
+                    "types": [r.event_type for r in rows],
+                    "schema_versions": [r.schema_version for r in rows],
+                    "payloads": [r.payload for r in rows],
+                    "metadatas": [r.metadata for r in rows],
+                    "occurred": [r.occurred_at for r in rows],
+                    "prev_hashes": [r.prev_hash for r in rows],
+                    "hashes": hashes,
+                    "key": key,
+                    "request_hash": request_hash,
+                    "first_version": head_version + 1,
+                    "last_version": head_version + len(rows),
+                },
+            )
+            return cursor.fetchone()[0]
+
+
+class _GenericStore:
+    """Portable SQL for the embedded SQLite default."""
+
+    def lookup(self, stream_id: str, key: str | None) -> tuple[int, str, tuple[str, Any] | None]:
+        with connection.cursor() as cursor:
+            earlier = None
+            if key:
+                cursor.execute(
+                    "SELECT request_hash, result FROM ledger_idempotency WHERE key = %s", [key]
+                )
+                earlier = cursor.fetchone()
+            cursor.execute(
+                "SELECT version, hash FROM ledger_event WHERE stream_id = %s "
+                "ORDER BY version DESC LIMIT 1",
+                [stream_id],
+            )
+            head = cursor.fetchone()
+        version, digest = (0, GENESIS_HASH) if head is None else head
+        return version, digest, (tuple(earlier) if earlier else None)
+
+    def write(
+        self,
+        stream_id: str,
+        rows: list[_Row],
+        recorded_at: datetime,
+        key: str | None,
+        request_hash: str,
+        hashes: list[str],
+        head_version: int,
+    ) -> int:
+        adapt = connection.ops.adapt_datetimefield_value
+        count = len(rows)
+        with connection.cursor() as cursor:
+            # From here to commit we hold the write lock: keep it short.
+            cursor.execute(
+                "UPDATE ledger_head SET position = position + %s WHERE id = 1 RETURNING position",
+                [count],
+            )
+            first_position = cursor.fetchone()[0] - count + 1
+            params: list[Any] = []
+            for position, row in enumerate(rows, start=first_position):
+                params.extend(
+                    (
+                        position,
+                        stream_id,
+                        row.version,
+                        row.event_type,
+                        row.schema_version,
+                        row.payload,
+                        row.metadata,
+                        adapt(row.occurred_at),
+                        adapt(recorded_at),
+                        row.prev_hash,
+                        row.hash,
+                    )
+                )
+            placeholders = ",".join(["(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"] * count)
+            cursor.execute(f"INSERT INTO ledger_event ({_COLUMNS}) VALUES {placeholders}", params)
+            if key:
+                result = {
+                    "stream_id": stream_id,
+                    "first_version": head_version + 1,
+                    "last_version": head_version + count,
+                    "first_position": first_position,
+                    "last_position": first_position + count - 1,
+                    "hashes": hashes,
+                }
+                cursor.execute(
+                    "INSERT INTO ledger_idempotency (key, stream_id, request_hash, result, "
+                    "created_at) VALUES (%s, %s, %s, %s, %s)",
+                    [key, stream_id, request_hash, json.dumps(result), adapt(recorded_at)],
+                )
+        return first_position
+
+
+def _store() -> _PostgresStore | _GenericStore:
+    return _PostgresStore() if connection.vendor == "postgresql" else _GenericStore()
+
+
+def _pg_cursor() -> Any:
+    """A psycopg cursor on Django's connection (so inside its transaction)
+    with server-side binding, so psycopg prepares our hot statements, and
+    psycopg's own C loaders for jsonb and timestamptz instead of Django's
+    (which return JSON as text and parse timestamps in Python)."""
+    from psycopg.types.datetime import TimestamptzLoader
+    from psycopg.types.json import JsonbLoader
+
+    connection.ensure_connection()
+    cursor = psycopg.Cursor(connection.connection)
+    cursor.adapters.register_loader("jsonb", JsonbLoader)
+    cursor.adapters.register_loader("timestamptz", TimestamptzLoader)
+    return cursor
 
 
 # --- reading -------------------------------------------------------------------
 
 
-def _decoder() -> Any:
-    """Turn a raw row into a RecordedEvent, upcasting old payloads.
-
-    Django hands JSON columns back as text on both backends (it decodes in
-    ``from_db_value``), so we decode here, once.
-    """
+def _decoder(*, decoded_json: bool) -> Any:
+    """Turn a raw row into a RecordedEvent, upcasting old payloads."""
     upcast = REGISTRY.upcast
     current = {name: t.version for name, t in REGISTRY.event_types.items()}
     loads = json.loads
-    postgres = connection.vendor == "postgresql"
+    make = RecordedEvent
+
+    if decoded_json:
+
+        def decode(row: tuple[Any, ...]) -> RecordedEvent:
+            if row[4] != current.get(row[3], row[4]):
+                version, payload = upcast(row[3], row[4], row[5])
+                row = (*row[:4], version, payload, *row[6:])
+            return make(*row)
+
+        return decode
 
     def parse_time(value: Any) -> datetime:
         if isinstance(value, datetime):
             return value if value.tzinfo else value.replace(tzinfo=UTC)
         return datetime.fromisoformat(value).replace(tzinfo=UTC)
 
-    def decode(row: tuple[Any, ...]) -> RecordedEvent:
-        (position, stream_id, version, event_type, schema_version, payload, metadata,
-         occurred_at, recorded_at, prev_hash, digest) = row
+    def decode_text(row: tuple[Any, ...]) -> RecordedEvent:
+        (
+            position,
+            stream_id,
+            version,
+            event_type,
+            schema_version,
+            payload,
+            metadata,
+            occurred_at,
+            recorded_at,
+            prev_hash,
+            digest,
+        ) = row
         payload = loads(payload)
         if schema_version != current.get(event_type, schema_version):
             schema_version, payload = upcast(event_type, schema_version, payload)
-        if not postgres:
-            occurred_at, recorded_at = parse_time(occurred_at), parse_time(recorded_at)
-        return RecordedEvent(position, stream_id, version, event_type, schema_version,
-                             payload, loads(metadata), occurred_at, recorded_at, prev_hash,
-                             digest)
+        return make(
+            position,
+            stream_id,
+            version,
+            event_type,
+            schema_version,
+            payload,
+            loads(metadata),
+            parse_time(occurred_at),
+            parse_time(recorded_at),
+            prev_hash,
+            digest,
+        )
 
-    return decode
+    return decode_text
 
 
-def read_stream(stream_id: str, *, after_version: int = 0, limit: int | None = None
-                ) -> list[RecordedEvent]:
+def _select(sql: str, params: Sequence[Any]) -> list[RecordedEvent]:
+    if connection.vendor == "postgresql":
+        with _pg_cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        decode = _decoder(decoded_json=True)
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        decode = _decoder(decoded_json=False)
+    return [decode(row) for row in rows]
+
+
+def read_stream(
+    stream_id: str, *, after_version: int = 0, limit: int | None = None
+) -> list[RecordedEvent]:
     """The stream's events in version order (empty if it does not exist)."""
-    sql = f"SELECT {_COLUMNS} FROM ledger_event WHERE stream_id = %s AND version > %s ORDER BY version"  # noqa: S608,E501
+    sql = f"SELECT {_COLUMNS} FROM ledger_event WHERE stream_id = %s AND version > %s ORDER BY version"  # noqa: E501
     params: list[Any] = [stream_id, after_version]
     if limit is not None:
         sql += " LIMIT %s"
         params.append(limit)
-    decode = _decoder()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return [decode(row) for row in cursor.fetchall()]
+    return _select(sql, params)
 
 
-def read_all(*, after: int = 0, limit: int = 1000, event_types: Sequence[str] | None = None
-             ) -> list[RecordedEvent]:
+def read_all(
+    *, after: int = 0, limit: int = 1000, event_types: Sequence[str] | None = None
+) -> list[RecordedEvent]:
     """Up to ``limit`` events after global position ``after``, in global order."""
-    sql = f"SELECT {_COLUMNS} FROM ledger_event WHERE position > %s"  # noqa: S608
+    sql = f"SELECT {_COLUMNS} FROM ledger_event WHERE position > %s"
     params: list[Any] = [after]
     if event_types:
         sql += " AND event_type IN (" + ",".join(["%s"] * len(event_types)) + ")"
         params.extend(event_types)
     sql += " ORDER BY position LIMIT %s"
     params.append(limit)
-    decode = _decoder()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return [decode(row) for row in cursor.fetchall()]
+    return _select(sql, params)
 
 
-def iter_all(*, after: int = 0, page: int = 5000, until: int | None = None
-             ) -> Iterator[RecordedEvent]:
+def iter_all(
+    *, after: int = 0, page: int = 5000, until: int | None = None
+) -> Iterator[RecordedEvent]:
     """Every event after ``after`` in global order, streamed page by page."""
     while True:
         batch = read_all(after=after, limit=page)
@@ -605,4 +819,5 @@ def head_position() -> int:
 
 def stream_version(stream_id: str) -> int:
     with connection.cursor() as cursor:
-        return _head_of(cursor, stream_id)[0]
+        cursor.execute("SELECT max(version) FROM ledger_event WHERE stream_id = %s", [stream_id])
+        return cursor.fetchone()[0] or 0

@@ -53,6 +53,9 @@ class LedgerHead(models.Model):
     class Meta:
         db_table = "ledger_head"
 
+    def __str__(self) -> str:
+        return f"ledger head at {self.position}"
+
 
 class IdempotencyRecord(models.Model):
     """The first result of each idempotency key; append-only like the ledger."""
@@ -65,6 +68,9 @@ class IdempotencyRecord(models.Model):
 
     class Meta:
         db_table = "ledger_idempotency"
+
+    def __str__(self) -> str:
+        return self.key
 
 
 class RejectedSubmission(models.Model):
@@ -148,7 +154,9 @@ class StreamIndex(models.Model):
     class Meta:
         db_table = "ledger_stream_index"
         # The admin's and the API's stream list by kind, newest first.
-        indexes = [models.Index(fields=["kind", "-last_position"], name="ledger_stream_kind_recent")]
+        indexes = [
+            models.Index(fields=["kind", "-last_position"], name="ledger_stream_kind_recent")
+        ]
 
     def __str__(self) -> str:
         return self.stream_id

@@ -36,8 +36,9 @@ def register(projection: Projection) -> Projection:
     return projection
 
 
-def run(projection: Projection, *, batch_size: int = 2000, progress: Callable[[int], None] | None = None
-        ) -> int:
+def run(
+    projection: Projection, *, batch_size: int = 2000, progress: Callable[[int], None] | None = None
+) -> int:
     """Apply every event after the checkpoint; returns how many were applied."""
     applied = 0
     types = sorted(projection.event_types) if projection.event_types is not None else None
@@ -60,7 +61,9 @@ def run(projection: Projection, *, batch_size: int = 2000, progress: Callable[[i
 def rebuild(projection: Projection, **kwargs) -> int:
     with transaction.atomic():
         projection.clear()
-        ProjectionCheckpoint.objects.update_or_create(name=projection.name, defaults={"position": 0})
+        ProjectionCheckpoint.objects.update_or_create(
+            name=projection.name, defaults={"position": 0}
+        )
     return run(projection, **kwargs)
 
 

@@ -110,8 +110,9 @@ register_event_type = REGISTRY.register_event_type
 register_stream_kind = REGISTRY.register_stream_kind
 
 
-def object_schema(properties: Mapping[str, Any], *, required: Sequence[str] | None = None,
-                  description: str = "") -> dict[str, Any]:
+def object_schema(
+    properties: Mapping[str, Any], *, required: Sequence[str] | None = None, description: str = ""
+) -> dict[str, Any]:
     """A closed JSON Schema object: unknown fields are refused."""
     schema: dict[str, Any] = {
         "type": "object",

@@ -28,8 +28,10 @@ class Break:
     problem: str
 
     def __str__(self) -> str:
-        return (f"stream {self.stream_id}: first broken event is version {self.version} "
-                f"(position {self.position}): {self.problem}")
+        return (
+            f"stream {self.stream_id}: first broken event is version {self.version} "
+            f"(position {self.position}): {self.problem}"
+        )
 
 
 @dataclass
@@ -51,8 +53,10 @@ def _time(value: Any) -> datetime:
 
 
 def _rows(page: int) -> Iterator[tuple[Any, ...]]:
-    sql = ("SELECT stream_id, version, position, event_type, schema_version, payload, metadata, "
-           "occurred_at, recorded_at, prev_hash, hash FROM ledger_event ")
+    sql = (
+        "SELECT stream_id, version, position, event_type, schema_version, payload, metadata, "
+        "occurred_at, recorded_at, prev_hash, hash FROM ledger_event "
+    )
     after: tuple[str, int] | None = None
     with connection.cursor() as cursor:
         while True:
@@ -79,8 +83,19 @@ def verify(*, progress: Callable[[int], None] | None = None, page: int = 5000) -
     broken = False
     loads = json.loads
     for count, row in enumerate(_rows(page), start=1):
-        (row_stream, version, position, event_type, schema_version, payload, metadata,
-         occurred_at, recorded_at, stored_prev, stored_hash) = row
+        (
+            row_stream,
+            version,
+            position,
+            event_type,
+            schema_version,
+            payload,
+            metadata,
+            occurred_at,
+            recorded_at,
+            stored_prev,
+            stored_hash,
+        ) = row
         if row_stream != stream_id:
             stream_id, expected_version, prev_hash, broken = row_stream, 0, GENESIS_HASH, False
             report.streams += 1
@@ -92,22 +107,30 @@ def verify(*, progress: Callable[[int], None] | None = None, page: int = 5000) -
             continue
         problem = ""
         if version != expected_version:
-            problem = (f"version {expected_version} is missing (found {version}): "
-                       "an event was removed")
+            problem = (
+                f"version {expected_version} is missing (found {version}): an event was removed"
+            )
         elif stored_prev != prev_hash:
-            problem = f"prev_hash {stored_prev[:12]}… does not match the previous hash {prev_hash[:12]}…"
+            problem = (
+                f"prev_hash {stored_prev[:12]}… does not match the previous hash {prev_hash[:12]}…"
+            )
         else:
             recomputed = event_hash(
-                stream_id=row_stream, version=version, event_type=event_type,
+                stream_id=row_stream,
+                version=version,
+                event_type=event_type,
                 schema_version=schema_version,
                 payload=loads(payload) if isinstance(payload, str) else payload,
                 metadata=loads(metadata) if isinstance(metadata, str) else metadata,
-                occurred_at=_time(occurred_at), recorded_at=_time(recorded_at),
+                occurred_at=_time(occurred_at),
+                recorded_at=_time(recorded_at),
                 prev_hash=stored_prev,
             )
             if recomputed != stored_hash:
-                problem = (f"content altered: stored hash {stored_hash[:12]}…, "
-                           f"recomputed {recomputed[:12]}…")
+                problem = (
+                    f"content altered: stored hash {stored_hash[:12]}…, "
+                    f"recomputed {recomputed[:12]}…"
+                )
         if problem:
             report.breaks.append(Break(row_stream, version, position, problem))
             broken = True

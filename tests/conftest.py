@@ -5,19 +5,31 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from audit.registry import CENTS, EventType, StreamKind, object_schema, register_event_type, register_stream_kind
+from audit.registry import (
+    CENTS,
+    EventType,
+    StreamKind,
+    object_schema,
+    register_event_type,
+    register_stream_kind,
+)
 
 # A small family of event types for testing the ledger itself, independent of
 # any game. Registered once for the whole session.
-COUNTED = register_event_type(EventType(
-    name="test.counted",
-    version=1,
-    description="A numbered fact written by a test writer.",
-    schema=object_schema({"writer": {"type": "integer"}, "seq": {"type": "integer"},
-                          "amount": CENTS}, required=["writer", "seq"]),
-))
-register_stream_kind(StreamKind(name="test", description="Ledger tests",
-                                accepts=frozenset({"test.*"})))
+COUNTED = register_event_type(
+    EventType(
+        name="test.counted",
+        version=1,
+        description="A numbered fact written by a test writer.",
+        schema=object_schema(
+            {"writer": {"type": "integer"}, "seq": {"type": "integer"}, "amount": CENTS},
+            required=["writer", "seq"],
+        ),
+    )
+)
+register_stream_kind(
+    StreamKind(name="test", description="Ledger tests", accepts=frozenset({"test.*"}))
+)
 
 
 def pytest_configure(config):
@@ -41,8 +53,9 @@ def _flush_bypasses_append_only_triggers():
     original = DatabaseOperations.sql_flush
 
     def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
-        statements = original(self, style, tables, reset_sequences=reset_sequences,
-                              allow_cascade=allow_cascade)
+        statements = original(
+            self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+        )
         return ["SET LOCAL session_replication_role = replica", *statements] if statements else []
 
     DatabaseOperations.sql_flush = sql_flush

@@ -4,11 +4,15 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from audit.api import views
 
 urlpatterns = [
-    path("<str:version>/streams/<str:stream_id>/events", views.StreamEventsView.as_view(),
-         name="ledger-stream-events"),
+    path(
+        "<str:version>/streams/<str:stream_id>/events",
+        views.StreamEventsView.as_view(),
+        name="ledger-stream-events",
+    ),
     path("<str:version>/events", views.GlobalEventsView.as_view(), name="ledger-events"),
     path("<str:version>/event-types", views.EventTypesView.as_view(), name="ledger-event-types"),
     path("<str:version>/schema", SpectacularAPIView.as_view(), name="api-schema"),
-    path("<str:version>/docs", SpectacularSwaggerView.as_view(url_name="api-schema"),
-         name="api-docs"),
+    path(
+        "<str:version>/docs", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"
+    ),
 ]

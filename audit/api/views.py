@@ -69,7 +69,9 @@ class StreamEventsView(APIView):
 
     def dispatch(self, request, *args, **kwargs):
         # Keep the raw body for the refusal record before any parser reads it.
-        self.raw_body = request.body.decode("utf-8", errors="replace") if request.method == "POST" else ""
+        self.raw_body = (
+            request.body.decode("utf-8", errors="replace") if request.method == "POST" else ""
+        )
         return super().dispatch(request, *args, **kwargs)
 
     def handle_exception(self, exc):
@@ -96,8 +98,13 @@ class StreamEventsView(APIView):
         current = events[-1].version if events else ledger.stream_version(stream_id)
         if current == 0:
             raise errors.UnknownStream(f"stream {stream_id} has no events", field="stream_id")
-        return Response({"stream_id": stream_id, "version": current,
-                         "events": [event.as_dict() for event in events]})
+        return Response(
+            {
+                "stream_id": stream_id,
+                "version": current,
+                "events": [event.as_dict() for event in events],
+            }
+        )
 
     @extend_schema(
         summary="Append events to a stream",
@@ -105,10 +112,14 @@ class StreamEventsView(APIView):
         "`Idempotency-Key` header to make retries safe.",
         parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER)],
         request=serializers.AppendRequestSerializer,
-        responses={201: serializers.AppendResultSerializer,
-                   200: OpenApiResponse(serializers.AppendResultSerializer,
-                                        description="Idempotent replay of an earlier append"),
-                   **ERROR_RESPONSES},
+        responses={
+            201: serializers.AppendResultSerializer,
+            200: OpenApiResponse(
+                serializers.AppendResultSerializer,
+                description="Idempotent replay of an earlier append",
+            ),
+            **ERROR_RESPONSES,
+        },
     )
     def post(self, request: Request, stream_id: str, version: str = "v1") -> Response:
         if not isinstance(request.data, dict):
@@ -136,8 +147,9 @@ class StreamEventsView(APIView):
             raw_body=self.raw_body,
         )
         if result.replayed:
-            return Response(result.as_dict(), status=status.HTTP_200_OK,
-                            headers={"Idempotent-Replayed": "true"})
+            return Response(
+                result.as_dict(), status=status.HTTP_200_OK, headers={"Idempotent-Replayed": "true"}
+            )
         return Response(result.as_dict(), status=status.HTTP_201_CREATED)
 
 
@@ -148,8 +160,10 @@ class GlobalEventsView(APIView):
         summary="Follow the global log",
         description="Events after a global position, in commit order with no gaps: "
         "keep the last position you saw and ask again.",
-        parameters=[OpenApiParameter("after", OpenApiTypes.INT, default=0),
-                    OpenApiParameter("limit", OpenApiTypes.INT, default=100)],
+        parameters=[
+            OpenApiParameter("after", OpenApiTypes.INT, default=0),
+            OpenApiParameter("limit", OpenApiTypes.INT, default=100),
+        ],
         responses={200: serializers.GlobalReadSerializer},
     )
     def get(self, request: Request, version: str = "v1") -> Response:
@@ -160,29 +174,44 @@ class GlobalEventsView(APIView):
         next_url = None
         if len(events) == limit:
             next_url = request.build_absolute_uri(
-                reverse("ledger-events", kwargs={"version": version}) + f"?after={last}&limit={limit}"
+                reverse("ledger-events", kwargs={"version": version})
+                + f"?after={last}&limit={limit}"
             )
-        return Response({"events": [event.as_dict() for event in events], "last_position": last,
-                         "head": ledger.head_position(), "next": next_url})
+        return Response(
+            {
+                "events": [event.as_dict() for event in events],
+                "last_position": last,
+                "head": ledger.head_position(),
+                "next": next_url,
+            }
+        )
 
 
 class EventTypesView(APIView):
     permission_classes = [HasRole]
 
-    @extend_schema(summary="Registered event types and their payload schemas",
-                   responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        summary="Registered event types and their payload schemas",
+        responses={200: OpenApiTypes.OBJECT},
+    )
     def get(self, request: Request, version: str = "v1") -> Response:
-        return Response({
-            "event_types": [
-                {"type": t.name, "schema_version": t.version, "description": t.description,
-                 "schema": t.schema}
-                for t in REGISTRY.describe()
-            ],
-            "stream_kinds": [
-                {"kind": k.name, "description": k.description, "accepts": sorted(k.accepts)}
-                for k in sorted(REGISTRY.stream_kinds.values(), key=lambda k: k.name)
-            ],
-        })
+        return Response(
+            {
+                "event_types": [
+                    {
+                        "type": t.name,
+                        "schema_version": t.version,
+                        "description": t.description,
+                        "schema": t.schema,
+                    }
+                    for t in REGISTRY.describe()
+                ],
+                "stream_kinds": [
+                    {"kind": k.name, "description": k.description, "accepts": sorted(k.accepts)}
+                    for k in sorted(REGISTRY.stream_kinds.values(), key=lambda k: k.name)
+                ],
+            }
+        )
 
 
 def _int_param(request: Request, name: str, default: int, minimum: int = 0) -> int:

@@ -14,8 +14,9 @@ pytestmark = pytest.mark.django_db
 def test_it_pages_through_the_global_log(api_client, role_users):
     start = head_position()
     for writer in range(3):
-        append(new_stream(), [counted(writer, 0), counted(writer, 1)], expected_version=0,
-               actor=SYSTEM)
+        append(
+            new_stream(), [counted(writer, 0), counted(writer, 1)], expected_version=0, actor=SYSTEM
+        )
     api_client.force_authenticate(role_users[Role.FINANCE])
     first = api_client.get(f"/api/v1/events?after={start}&limit=4").json()
     assert [e["position"] for e in first["events"]] == list(range(start + 1, start + 5))

@@ -19,8 +19,10 @@ def url(stream: str) -> str:
 
 
 def body(*seqs: int, expected_version: int = 0) -> dict:
-    return {"expected_version": expected_version,
-            "events": [{"type": "test.counted", "payload": {"writer": 1, "seq": s}} for s in seqs]}
+    return {
+        "expected_version": expected_version,
+        "events": [{"type": "test.counted", "payload": {"writer": 1, "seq": s}} for s in seqs],
+    }
 
 
 @pytest.fixture
@@ -79,8 +81,10 @@ def test_a_schema_violation_answers_400_naming_the_field(system_client):
         ("{not json", ""),
         ("[1, 2]", "body"),
         (json.dumps({"events": []}), "expected_version"),
-        (json.dumps({"expected_version": -1, "events": [{"type": "test.counted"}]}),
-         "expected_version"),
+        (
+            json.dumps({"expected_version": -1, "events": [{"type": "test.counted"}]}),
+            "expected_version",
+        ),
         (json.dumps({"expected_version": 0, "events": [{"payload": {}}]}), "events[0].type"),
     ],
 )

@@ -38,12 +38,21 @@ def test_it_chains_each_event_to_the_previous_hash_of_its_stream():
 def test_it_records_actor_source_and_client_metadata():
     stream = new_stream()
     actor = Actor(username="reader-7", roles=frozenset({"system"}), device="BJ-07", source="api")
-    append(stream, [NewEvent("test.counted", {"writer": 1, "seq": 1},
-                             metadata={"correlation_id": "c-1"})],
-           expected_version=0, actor=actor, idempotency_key="k-meta")
+    append(
+        stream,
+        [NewEvent("test.counted", {"writer": 1, "seq": 1}, metadata={"correlation_id": "c-1"})],
+        expected_version=0,
+        actor=actor,
+        idempotency_key="k-meta",
+    )
     (event,) = read_stream(stream)
-    assert event.metadata == {"actor": "reader-7", "source": "api", "device": "BJ-07",
-                              "idempotency_key": "k-meta", "correlation_id": "c-1"}
+    assert event.metadata == {
+        "actor": "reader-7",
+        "source": "api",
+        "device": "BJ-07",
+        "idempotency_key": "k-meta",
+        "correlation_id": "c-1",
+    }
 
 
 def test_it_refuses_a_stale_version_and_reports_the_current_one():
@@ -79,8 +88,12 @@ def test_a_schema_violation_names_the_field_and_writes_nothing():
 
 def test_it_refuses_floats_anywhere_in_a_payload():
     with pytest.raises(errors.SchemaViolation) as refused:
-        append(new_stream(), [NewEvent("test.counted", {"writer": 1, "seq": 1, "amount": 2.5})],
-               expected_version=0, actor=SYSTEM)
+        append(
+            new_stream(),
+            [NewEvent("test.counted", {"writer": 1, "seq": 1, "amount": 2.5})],
+            expected_version=0,
+            actor=SYSTEM,
+        )
     assert refused.value.field == "events[0].payload.amount"
     assert "integer cents" in refused.value.message
 
@@ -93,9 +106,12 @@ def test_it_refuses_an_unknown_event_type():
 
 def test_it_refuses_unknown_metadata_keys():
     with pytest.raises(errors.SchemaViolation) as refused:
-        append(new_stream(), [NewEvent("test.counted", {"writer": 1, "seq": 1},
-                                       metadata={"actor": "forged"})],
-               expected_version=0, actor=SYSTEM)
+        append(
+            new_stream(),
+            [NewEvent("test.counted", {"writer": 1, "seq": 1}, metadata={"actor": "forged"})],
+            expected_version=0,
+            actor=SYSTEM,
+        )
     assert refused.value.field == "events[0].metadata"
 
 
@@ -130,12 +146,19 @@ def test_a_key_reused_with_another_body_is_refused():
 @pytest.mark.parametrize(
     ("call", "reason"),
     [
-        (lambda s: append(s, [NewEvent("test.counted", {"seq": 1})], expected_version=0,
-                          actor=SYSTEM), "schema_violation"),
-        (lambda s: append(s, [counted(1, 0)], expected_version=5, actor=SYSTEM),
-         "unknown_stream"),
-        (lambda s: append(s, [counted(1, 0)], expected_version=0,
-                          actor=Actor("nobody", frozenset())), "forbidden"),
+        (
+            lambda s: append(
+                s, [NewEvent("test.counted", {"seq": 1})], expected_version=0, actor=SYSTEM
+            ),
+            "schema_violation",
+        ),
+        (lambda s: append(s, [counted(1, 0)], expected_version=5, actor=SYSTEM), "unknown_stream"),
+        (
+            lambda s: append(
+                s, [counted(1, 0)], expected_version=0, actor=Actor("nobody", frozenset())
+            ),
+            "forbidden",
+        ),
     ],
 )
 def test_every_refusal_is_recorded_with_reason_actor_and_body(call, reason):
@@ -156,7 +179,10 @@ def test_a_stale_version_refusal_is_recorded():
         append(stream, [counted(1, 1)], expected_version=0, actor=SYSTEM, idempotency_key="late")
     rejection = RejectedSubmission.objects.get(stream_id=stream)
     assert (rejection.status_code, rejection.reason, rejection.idempotency_key) == (
-        409, "stale_version", "late")
+        409,
+        "stale_version",
+        "late",
+    )
 
 
 def test_readers_get_events_in_global_order_after_a_position():

@@ -15,8 +15,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def stream():
     stream_id = new_stream()
-    append(stream_id, [counted(1, 0)], expected_version=0, actor=SYSTEM,
-           idempotency_key="append-only")
+    append(
+        stream_id, [counted(1, 0)], expected_version=0, actor=SYSTEM, idempotency_key="append-only"
+    )
     with pytest.raises(StaleVersion):  # leaves a row in ledger_rejected too
         append(stream_id, [counted(1, 1)], expected_version=0, actor=SYSTEM)
     return stream_id
@@ -28,9 +29,12 @@ def stream():
     ["UPDATE {table} SET stream_id = 'test:forged'", "DELETE FROM {table}", "TRUNCATE {table}"],
 )
 def test_the_database_refuses_update_delete_and_truncate(stream, table, statement):
-    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute(statement.format(table=table))
+    with (
+        pytest.raises(DatabaseError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(statement.format(table=table))
 
 
 def test_the_orm_cannot_delete_an_event_either(stream):

@@ -90,8 +90,12 @@ def test_eight_writers_on_one_stream_keep_versions_contiguous_and_lose_nothing()
             while True:
                 version = stream_version(stream)
                 try:
-                    append(stream, [counted(writer, s) for s in seqs],
-                           expected_version=version, actor=SYSTEM)
+                    append(
+                        stream,
+                        [counted(writer, s) for s in seqs],
+                        expected_version=version,
+                        actor=SYSTEM,
+                    )
                 except (errors.StaleVersion, errors.UnknownStream):
                     conflicts[writer] += 1
                     continue
@@ -124,8 +128,13 @@ def test_eight_writers_on_their_own_streams_get_gap_free_increasing_positions():
         stream = f"test:writer-{writer}"
         for batch in range(BATCHES_PER_WRITER):
             seqs = [batch * BATCH + i for i in range(BATCH)]
-            append(stream, [counted(writer, s) for s in seqs], expected_version=batch * BATCH,
-                   actor=SYSTEM, idempotency_key=f"w{writer}-b{batch}")
+            append(
+                stream,
+                [counted(writer, s) for s in seqs],
+                expected_version=batch * BATCH,
+                actor=SYSTEM,
+                idempotency_key=f"w{writer}-b{batch}",
+            )
             mine.extend(seqs)
 
     tail = Tail(start)
@@ -133,8 +142,11 @@ def test_eight_writers_on_their_own_streams_get_gap_free_increasing_positions():
     assert failures == []
 
     total = WRITERS * BATCHES_PER_WRITER * BATCH
-    positions = list(Event.objects.filter(position__gt=start).order_by("position")
-                     .values_list("position", flat=True))
+    positions = list(
+        Event.objects.filter(position__gt=start)
+        .order_by("position")
+        .values_list("position", flat=True)
+    )
     assert positions == list(range(start + 1, start + total + 1))
     assert tail.seen == positions
     for writer in range(WRITERS):

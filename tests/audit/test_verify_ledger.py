@@ -48,8 +48,10 @@ def test_an_intact_ledger_verifies(streams):
 def test_an_altered_payload_is_found_and_named(streams):
     good, bad = streams
     target = read_stream(bad)[1]
-    _bypass_triggers("UPDATE ledger_event SET payload = %s WHERE position = %s",
-                     ['{"writer": 2, "seq": 1, "amount": 99999}', target.position])
+    _bypass_triggers(
+        "UPDATE ledger_event SET payload = %s WHERE position = %s",
+        ['{"writer": 2, "seq": 1, "amount": 99999}', target.position],
+    )
     code, out = _verify()
     assert code == 1
     assert f"stream {bad}: first broken event is version 2 (position {target.position})" in out
@@ -71,8 +73,9 @@ def test_a_removed_event_is_found_as_a_missing_version_and_a_gap(streams):
 def test_a_rewritten_chain_link_is_found(streams):
     _, bad = streams
     target = read_stream(bad)[3]
-    _bypass_triggers("UPDATE ledger_event SET prev_hash = %s WHERE position = %s",
-                     ["f" * 64, target.position])
+    _bypass_triggers(
+        "UPDATE ledger_event SET prev_hash = %s WHERE position = %s", ["f" * 64, target.position]
+    )
     code, out = _verify()
     assert code == 1
     assert f"stream {bad}: first broken event is version 4" in out

@@ -15,10 +15,12 @@ class Command(BaseCommand):
     def handle(self, *args, names, no_progress=False, **options):
         unknown = set(names) - set(projections.PROJECTIONS)
         if unknown:
-            raise CommandError(f"unknown projection(s) {sorted(unknown)}; known: "
-                               f"{sorted(projections.PROJECTIONS)}")
+            raise CommandError(
+                f"unknown projection(s) {sorted(unknown)}; known: {sorted(projections.PROJECTIONS)}"
+            )
         for name in names or sorted(projections.PROJECTIONS):
-            with tqdm(total=head_position(), unit="ev", desc=name,
-                      disable=no_progress or None) as bar:
+            with tqdm(
+                total=head_position(), unit="ev", desc=name, disable=no_progress or None
+            ) as bar:
                 count = projections.rebuild(projections.PROJECTIONS[name], progress=bar.update)
             self.stdout.write(f"{name}: rebuilt from {count} events")

@@ -14,8 +14,9 @@ class Command(BaseCommand):
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     def handle(self, *args, no_progress=False, **options):
-        with tqdm(total=head_position(), unit="ev", disable=no_progress or None,
-                  desc="verifying") as bar:
+        with tqdm(
+            total=head_position(), unit="ev", disable=no_progress or None, desc="verifying"
+        ) as bar:
             report = verify(progress=bar.update)
         for problem in report.breaks:
             self.stdout.write(self.style.ERROR(f"BROKEN {problem}"))
@@ -25,8 +26,10 @@ class Command(BaseCommand):
         if report.ok:
             self.stdout.write(self.style.SUCCESS(f"OK: {summary}; every hash chain intact"))
             return
-        self.stdout.write(self.style.ERROR(
-            f"FAILED: {summary}; {len(report.breaks)} broken stream(s)"
-            + (", global order broken" if report.position_problems else "")
-        ))
+        self.stdout.write(
+            self.style.ERROR(
+                f"FAILED: {summary}; {len(report.breaks)} broken stream(s)"
+                + (", global order broken" if report.position_problems else "")
+            )
+        )
         sys.exit(1)

@@ -1,0 +1,36 @@
+"""What each role may see and do in the admin, kept in step after every migrate.
+
+Ledger rows are never editable by anyone (the admin classes refuse it and the
+database refuses it); this only decides who may *view* which models and who
+may edit configuration.
+"""
+
+from __future__ import annotations
+
+from casino.roles import Role
+
+#: Apps whose models every casino role may view in the admin.
+VIEWABLE_APPS = ("audit", "casino", "tables", "progressives")
+#: Configuration a role may change (app_label.model).
+EDITABLE = {
+    Role.ADMINISTRATOR: ("audit.appendpermission",),
+}
+
+
+def sync_role_permissions(sender=None, **kwargs) -> None:
+    from django.contrib.auth.models import Group, Permission
+
+    viewable = Permission.objects.filter(
+        content_type__app_label__in=VIEWABLE_APPS, codename__startswith="view_"
+    )
+    for role in Role:
+        group, _ = Group.objects.get_or_create(name=role.value)
+        wanted = set(viewable)
+        for label in EDITABLE.get(role, ()):
+            app_label, model = label.split(".")
+            wanted |= set(
+                Permission.objects.filter(
+                    content_type__app_label=app_label, content_type__model=model
+                )
+            )
+        group.permissions.add(*wanted)

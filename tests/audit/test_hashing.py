@@ -1,0 +1,97 @@
+"""The hash chain's byte-level definition (audit.hashing)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta, timezone
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from audit.hashing import (
+    GENESIS_HASH,
+    canonical_payload,
+    chained_hash,
+    event_hash,
+    format_timestamp,
+)
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3)
+    ),
+    max_leaves=10,
+)
+payloads = st.dictionaries(st.text(max_size=10), json_values, max_size=5)
+moments = st.datetimes(
+    min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC)
+)
+
+
+@given(
+    stream=st.text(min_size=1, max_size=30),
+    version=st.integers(1, 10**6),
+    event_type=st.text(min_size=1, max_size=20),
+    schema_version=st.integers(1, 9),
+    payload=payloads,
+    metadata=payloads,
+    occurred=moments,
+    recorded=moments,
+    prev=st.sampled_from([GENESIS_HASH, "ab" * 32]),
+)
+def test_the_fast_path_hashes_exactly_the_canonical_document(
+    stream, version, event_type, schema_version, payload, metadata, occurred, recorded, prev
+):
+    assert chained_hash(
+        stream_json=json.dumps(stream, ensure_ascii=False),
+        version=version,
+        type_json=json.dumps(event_type, ensure_ascii=False),
+        schema_version=schema_version,
+        payload_json=canonical_payload(payload),
+        metadata_json=canonical_payload(metadata),
+        occurred_at=format_timestamp(occurred),
+        recorded_at=format_timestamp(recorded),
+        prev_hash=prev,
+    ) == event_hash(
+        stream_id=stream,
+        version=version,
+        event_type=event_type,
+        schema_version=schema_version,
+        payload=payload,
+        metadata=metadata,
+        occurred_at=occurred,
+        recorded_at=recorded,
+        prev_hash=prev,
+    )
+
+
+def test_timestamps_are_written_in_utc_with_microseconds():
+    eastern = timezone(timedelta(hours=-5))
+    assert format_timestamp(datetime(2026, 1, 2, 3, 4, 5, 6, tzinfo=eastern)) == (
+        "2026-01-02T08:04:05.000006Z"
+    )
+
+
+def test_any_change_of_content_changes_the_hash():
+    at = datetime(2026, 1, 2, tzinfo=UTC)
+    base = dict(
+        stream_id="round:1",
+        version=1,
+        event_type="t",
+        schema_version=1,
+        payload={"amount": 2500},
+        metadata={},
+        occurred_at=at,
+        recorded_at=at,
+        prev_hash=GENESIS_HASH,
+    )
+    original = event_hash(**base)
+    for change in [
+        {"payload": {"amount": 2501}},
+        {"version": 2},
+        {"prev_hash": "1" * 64},
+        {"occurred_at": at + timedelta(microseconds=1)},
+        {"metadata": {"a": "b"}},
+    ]:
+        assert event_hash(**{**base, **change}) != original
