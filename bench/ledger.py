@@ -641,7 +641,9 @@ def _run(options: argparse.Namespace, url: str, info: dict[str, Any]) -> int:
             "SELECT name, setting FROM pg_settings WHERE name IN "
             "('synchronous_commit', 'fsync', 'wal_sync_method', 'commit_delay')").fetchall())
     print(f"PostgreSQL {server}, " + ", ".join(f"{k}={v}" for k, v in sorted(settings.items()))
-          + f"; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs\n")
+          + f"; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
+          + "/".join(f"{load:.1f}" for load in os.getloadavg())
+          + " (other work on the machine lowers every figure)\n")
 
     batches = make_batches(options.batches, options.seed)
     lines: list[Line] = []
@@ -691,7 +693,8 @@ def _run(options: argparse.Namespace, url: str, info: dict[str, Any]) -> int:
                       f"target {TARGET_APPEND_EPS:,}", concurrent >= TARGET_APPEND_EPS,
                       f"{concurrent / single:.2f}× 1 writer; commits can share a WAL flush"))
     lines.append(Line("read iter_all()", rate_text(our_read), f"target {TARGET_READ_EPS:,}",
-                      our_read >= TARGET_READ_EPS, f"{read_events:,} events"))
+                      our_read >= TARGET_READ_EPS,
+                      f"{read_events:,} events; raw psycopg reads {rate_text(raw_read)} here"))
     lines.append(Line("read ours / raw psycopg", f"{our_read / raw_read:.2f}×",
                       f"target ≥ {TARGET_READ_RATIO}", our_read / raw_read >= TARGET_READ_RATIO,
                       f"raw {rate_text(raw_read)}"))
@@ -699,7 +702,8 @@ def _run(options: argparse.Namespace, url: str, info: dict[str, Any]) -> int:
         lines.append(Line("append ours / eventsourcing", f"{single / es.append:.2f}×",
                           f"target ≥ {TARGET_VS_EVENTSOURCING}",
                           single / es.append >= TARGET_VS_EVENTSOURCING,
-                          f"eventsourcing {rate_text(es.append)}"))
+                          f"eventsourcing {rate_text(es.append)}; an append as fast as raw "
+                          f"COPY 40/txn would make it {copy_batched / es.append:.2f}×"))
         lines.append(Line("read ours / eventsourcing", f"{our_read / es.read:.2f}×",
                           note=f"eventsourcing {rate_text(es.read)}"))
     else:
@@ -708,12 +712,15 @@ def _run(options: argparse.Namespace, url: str, info: dict[str, Any]) -> int:
         lines.append(Line("HTTP POST 40 ev p99", f"{http_figures['p99']:.1f} ms",
                           f"target ≤ {TARGET_P99_MS:g} ms", http_figures["p99"] <= TARGET_P99_MS,
                           f"p50 {http_figures['p50']:.1f} ms, p95 {http_figures['p95']:.1f} ms, "
-                          f"{http_figures['requests']} sequential requests"))
+                          f"{http_figures['requests']} sequential requests; the in-process "
+                          f"append alone takes {1000 * BATCH / single:.1f} ms per batch"))
     else:
         lines.append(Line("HTTP POST 40 ev p99", "not measured", f"target ≤ {TARGET_P99_MS:g} ms",
                           note="see phase 6 above"))
 
-    print(f"\nSummary (ledger bench, {time.perf_counter() - started:.0f} s)")
+    loads = "/".join(f"{load:.1f}" for load in os.getloadavg())
+    print(f"\nSummary (ledger bench, {time.perf_counter() - started:.0f} s, "
+          f"{os.cpu_count()} CPUs, load average now {loads})")
     for line in lines:
         print(line.render())
     return 0
