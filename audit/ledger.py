@@ -26,8 +26,10 @@ reason and the raw body, in its own transaction.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -317,7 +319,7 @@ def append(
     constraint still refuses a race).
     """
     try:
-        return _append(stream_id, events, expected_version, actor, idempotency_key)
+        result = _append(stream_id, events, expected_version, actor, idempotency_key)
     except errors.LedgerError as error:
         record_rejection(
             error,
@@ -328,6 +330,36 @@ def append(
         )
         error.recorded = True
         raise
+    if not result.replayed and not _deferral.active:
+        transaction.on_commit(_schedule_projections)
+    return result
+
+
+class _Deferral(threading.local):
+    active = False
+
+
+_deferral = _Deferral()
+
+
+@contextlib.contextmanager
+def projections_deferred() -> Iterator[None]:
+    """Append many without scheduling the projections after each append;
+    the caller runs them once at the end (bulk jobs, the simulator)."""
+    previous, _deferral.active = _deferral.active, True
+    try:
+        yield
+    finally:
+        _deferral.active = previous
+
+
+def _schedule_projections() -> None:
+    from django.conf import settings
+
+    if settings.LEDGER_PROJECT_ON_APPEND:
+        from audit.tasks import run_projections
+
+        run_projections.delay()
 
 
 def _describe(events: Sequence[NewEvent]) -> str:
@@ -766,6 +798,18 @@ def _select(sql: str, params: Sequence[Any]) -> list[RecordedEvent]:
             rows = cursor.fetchall()
         decode = _decoder(decoded_json=False)
     return [decode(row) for row in rows]
+
+
+def read_streams(stream_ids: Sequence[str]) -> list[RecordedEvent]:
+    """Every event of the given streams, ordered by (stream_id, version)."""
+    if not stream_ids:
+        return []
+    placeholders = ",".join(["%s"] * len(stream_ids))
+    return _select(
+        f"SELECT {_COLUMNS} FROM ledger_event WHERE stream_id IN ({placeholders}) "
+        "ORDER BY stream_id, version",
+        list(stream_ids),
+    )
 
 
 def read_stream(

@@ -133,6 +133,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 
 LEDGER_READ_PAGE_MAX = env_int("LEDGER_READ_PAGE_MAX", 1000)
+# Bring read models up to date after every append (a Celery task; inline when
+# eager). Off for bulk loads, which run the projections once at the end.
+LEDGER_PROJECT_ON_APPEND = env_bool("LEDGER_PROJECT_ON_APPEND", True)
 
 LOGGING = {
     "version": 1,

@@ -3,3 +3,8 @@ from django.apps import AppConfig
 
 class TablesConfig(AppConfig):
     name = "tables"
+    verbose_name = "Tables and rounds"
+
+    def ready(self) -> None:
+        # Register round event types, the round stream kind and projections.
+        from tables import projections, round_events  # noqa: F401

@@ -60,4 +60,47 @@ class Command(BaseCommand):
         return Token.objects.get_or_create(user=device)[0].key
 
     def _play(self) -> None:
-        """Simulated play arrives with the rules engine (see tables.simulation)."""
+        """A simulated gaming day on each side of the 674a effective date
+        (2016-08-27) and a recent day with Double Cross, then a replay."""
+        import datetime
+
+        from tables.models import Round
+        from tables.simulation import TablePlan, simulate_gaming_day
+
+        if Round.objects.exists():
+            self.stdout.write("Demo play already recorded; skipping the simulation.")
+        else:
+            days = [
+                (
+                    datetime.date(2016, 8, 26),
+                    [TablePlan("CC-01", "PA-592-2014"), TablePlan("CC-02", "PA-592-2014")],
+                ),
+                (
+                    datetime.date(2016, 8, 27),
+                    [TablePlan("CC-01", "PA-674a-2016"), TablePlan("CC-02", "PA-674a-2016")],
+                ),
+                (
+                    datetime.date(2024, 5, 1),
+                    [
+                        TablePlan("CC-01", "PA-674a-2019"),
+                        TablePlan("CC-02", "PA-674a-2019"),
+                        TablePlan("DX-01", "MA-DCP-UNDATED"),
+                        TablePlan("DX-02", "MA-DCP-UNDATED"),
+                    ],
+                ),
+            ]
+            for seed, (day, plans) in enumerate(days, start=1):
+                summary = simulate_gaming_day(
+                    plans,
+                    day,
+                    rounds_per_table=60,
+                    seed=seed,
+                    dealer_error_percent=5,
+                    irregularity_percent=2,
+                )
+                self.stdout.write(
+                    f"Simulated {day}: {summary.rounds} rounds, "
+                    f"{summary.events} events, {len(summary.injected)} dealer "
+                    "errors injected."
+                )
+        call_command("replay", "--no-progress", stdout=self.stdout)

@@ -1,0 +1,208 @@
+"""Rounds and findings in the admin: read models, read-only, with the cards drawn."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.utils.html import format_html, format_html_join
+
+from audit.admin import ReadOnlyAdmin
+from audit.ledger import read_stream
+from tables.cards_svg import card_svg
+from tables.models import Finding, Round
+from tables.verification import verify_round
+
+
+def _money(cents: int) -> str:
+    return f"${cents / 100:,.2f}"
+
+
+class FindingInline(admin.TabularInline):
+    model = Finding
+    fields = ["kind", "seat", "wager", "expected", "recorded", "section", "detail"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description="required")
+    def expected(self, obj: Finding) -> str:
+        return _money(obj.expected_cents)
+
+    @admin.display(description="recorded")
+    def recorded(self, obj: Finding) -> str:
+        return _money(obj.recorded_cents)
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    list_display = [
+        "round_id",
+        "table_id",
+        "gaming_day",
+        "ruleset_id",
+        "status",
+        "seats",
+        "wagered",
+        "finding_count",
+    ]
+    list_filter = ["gaming_day", "ruleset_id", "status", "game", "table_id"]
+    search_fields = ["round_id", "table_id"]
+    show_full_result_count = False
+    inlines = [FindingInline]
+    fields = [
+        "table_view",
+        "settlement_view",
+        "round_id",
+        "table_id",
+        "gaming_day",
+        "game",
+        "ruleset_id",
+        "status",
+        "options_applied",
+        "computed_at_position",
+    ]
+    readonly_fields = fields
+
+    @admin.display(description="wagered", ordering="wagered_cents")
+    def wagered(self, obj: Round) -> str:
+        return _money(obj.wagered_cents)
+
+    def _verified(self, obj: Round):
+        cache = getattr(self, "_cache", {})
+        if obj.stream_id not in cache:
+            cache = {obj.stream_id: verify_round(obj.stream_id, read_stream(obj.stream_id))}
+            self._cache = cache
+        return cache[obj.stream_id]
+
+    @admin.display(description="the table")
+    def table_view(self, obj: Round) -> str:
+        """The cross laid out as on the table, then each seat's two cards."""
+        from tables.rules.events import CardDealt, Recipient
+
+        verified = self._verified(obj)
+        if verified.result is None:
+            return "not replayable"
+        community, holes = {}, {}
+        for event in verified.result.events:
+            if isinstance(event, CardDealt):
+                if event.recipient is Recipient.COMMUNITY:
+                    community[event.position.value] = str(event.card)
+                elif event.recipient is Recipient.PLAYER:
+                    holes.setdefault(event.seat, []).append(str(event.card))
+                else:
+                    holes.setdefault("dealer", []).append(str(event.card))
+        cell = '<td style="padding:2px">{}</td>'
+        blank = "<td></td>"
+
+        def at(position: str) -> str:
+            return format_html(cell, card_svg(community.get(position)))
+
+        cross = format_html(
+            '<table class="cross" style="border:none">'
+            "<tr>{}{}{}</tr><tr>{}{}{}</tr><tr>{}{}{}</tr></table>",
+            format_html(blank),
+            at("TOP"),
+            format_html(blank),
+            at("ROW_1"),
+            at("CENTER"),
+            at("ROW_3"),
+            format_html(blank),
+            at("BOTTOM"),
+            format_html(blank),
+        )
+        seats = format_html_join(
+            "",
+            '<div style="display:inline-block;margin:6px 12px 0 0;text-align:center">'
+            "{}{}<br>{}</div>",
+            (
+                (
+                    card_svg(cards[0] if cards else None),
+                    card_svg(cards[1] if len(cards) > 1 else None),
+                    f"seat {seat}" if seat != "dealer" else "dealer",
+                )
+                for seat, cards in sorted(holes.items(), key=lambda item: str(item[0]))
+            ),
+        )
+        return format_html("{}<div>{}</div>", cross, seats)
+
+    @admin.display(description="required settlement vs recorded")
+    def settlement_view(self, obj: Round) -> str:
+        verified = self._verified(obj)
+        if verified.result is None:
+            return str(verified.violation)
+        recorded: dict[tuple[int, str], int] = {}
+        from tables.rules.events import DealerCollected, DealerPaid, WagerReturned
+
+        for event in verified.result.events:
+            if isinstance(event, DealerPaid | DealerCollected | WagerReturned):
+                key = (event.seat, event.wager.value)
+                sign = {
+                    "round.dealer_paid": "paid",
+                    "round.dealer_collected": "collected",
+                    "round.wager_returned": "returned",
+                }[event.TYPE]
+                recorded[key] = recorded.get(key, 0)
+                recorded[(event.seat, event.wager.value, sign)] = event.amount_cents
+        rows = []
+        for line in verified.result.settlement.lines:
+            actions = [
+                f"{kind} {_money(amount)}"
+                for (seat, wager, *rest), amount in recorded.items()
+                if rest and seat == line.seat and wager == line.wager.value
+                for kind in rest
+            ]
+            rows.append(
+                (
+                    line.seat,
+                    line.wager.value,
+                    line.hand or "",
+                    line.outcome.value,
+                    _money(line.amount_cents),
+                    ", ".join(actions) or "nothing",
+                    line.section,
+                )
+            )
+        body = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+            "<td>{}</td><td>§ {}</td></tr>",
+            rows,
+        )
+        return format_html(
+            "<table><thead><tr><th>seat</th><th>wager</th><th>hand</th><th>outcome</th>"
+            "<th>required</th><th>dealer did</th><th>section</th></tr></thead>"
+            "<tbody>{}</tbody></table>",
+            body,
+        )
+
+
+@admin.register(Finding)
+class FindingAdmin(ReadOnlyAdmin):
+    list_display = [
+        "round_link",
+        "table_id",
+        "gaming_day",
+        "kind",
+        "seat",
+        "wager",
+        "required",
+        "recorded",
+        "section",
+    ]
+    list_filter = ["gaming_day", "kind", "table_id", "section"]
+    list_select_related = ["round"]
+    show_full_result_count = False
+
+    @admin.display(description="round")
+    def round_link(self, obj: Finding) -> str:
+        return format_html('<a href="../round/{}/change/">{}</a>', obj.round_id, obj.round.round_id)
+
+    @admin.display(description="required")
+    def required(self, obj: Finding) -> str:
+        return _money(obj.expected_cents)
+
+    @admin.display(description="recorded")
+    def recorded(self, obj: Finding) -> str:
+        return _money(obj.recorded_cents)

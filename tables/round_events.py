@@ -1,0 +1,128 @@
+"""Round events in the ledger: the engine's event classes, registered with
+JSON Schemas derived from their fields, and the ``round`` stream kind whose
+policy asks the rules engine whether each new event is legal.
+
+The engine (``tables.rules.events``) is the single source of truth for the
+payload shapes; the schemas published to devices (``/api/v1/event-types``)
+and to regulators' exports are generated from it here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import enum
+import re
+import types
+import typing
+from collections.abc import Sequence
+from typing import Any
+
+from audit import errors
+from audit.registry import EventType, StreamKind, register_event_type, register_stream_kind
+from tables.rules import replay as engine_replay
+from tables.rules.cards import Card
+from tables.rules.engine import RuleViolation
+from tables.rules.events import ROUND_EVENT_TYPES, Event, RoundOpened
+
+ROUND_STREAM_KIND = "round"
+_FIELD = re.compile(r"field '(?P<field>[a-z_0-9]+)'")
+
+
+def _schema_for(annotation: Any) -> dict[str, Any]:
+    origin = typing.get_origin(annotation)
+    if origin in (types.UnionType, typing.Union):
+        (inner,) = (arg for arg in typing.get_args(annotation) if arg is not type(None))
+        schema = _schema_for(inner)
+        return {"anyOf": [schema, {"type": "null"}]}
+    if origin is tuple:
+        return {"type": "array", "items": _schema_for(typing.get_args(annotation)[0])}
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return {"type": "string", "enum": [member.value for member in annotation]}
+    if annotation is bool:
+        return {"type": "boolean"}
+    if annotation is int:
+        return {"type": "integer"}
+    if annotation is Card:
+        return {"type": "string", "pattern": "^(10|[2-9TJQKA])[cdhs]$", "description": "e.g. Ah"}
+    if annotation is datetime.date:
+        return {"type": "string", "format": "date"}
+    return {"type": "string"}
+
+
+def schema_of(cls: type[Event]) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    fields = dataclasses.fields(cls)
+    return {
+        "type": "object",
+        "description": (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else "",
+        "properties": {field.name: _schema_for(hints[field.name]) for field in fields},
+        "required": [f.name for f in fields if f.default is dataclasses.MISSING],
+        "additionalProperties": False,
+    }
+
+
+def _engine_check(cls: type[Event]):
+    """The engine's own validation (card text, seat/position addressing…),
+    re-raised as ``field: reason`` so the ledger names the field."""
+
+    def check(payload: dict[str, Any]) -> None:
+        try:
+            cls.from_payload(payload)
+        except ValueError as error:
+            message = str(error).removeprefix(f"{cls.TYPE}: ")
+            match = _FIELD.search(message)
+            raise ValueError(f"{match['field'] if match else 'payload'}: {message}") from None
+
+    return check
+
+
+def to_engine(event_type: str, payload: dict[str, Any]) -> Event:
+    return ROUND_EVENT_TYPES[event_type].from_payload(payload)
+
+
+def round_policy(recorded: Sequence[Any], new: Sequence[Any]) -> None:
+    """Refuse, with the section it breaks, any event the regulation forbids
+    given the round so far. Dealer actions (pays, collections) are facts and
+    always accepted; replay turns wrong ones into findings."""
+    events = [
+        to_engine(e.event_type, e.payload) for e in recorded if e.event_type in ROUND_EVENT_TYPES
+    ]
+    offset = len(events)
+    events.extend(to_engine(e.event_type, e.payload) for e in new)
+    if events and not isinstance(events[0], RoundOpened):
+        raise errors.RuleViolation(
+            "a round stream starts with round.opened", field="events[0].type"
+        )
+    try:
+        engine_replay.replay(events)
+    except RuleViolation as violation:
+        index = getattr(violation, "index", offset) - offset
+        raise errors.RuleViolation(
+            f"§ {violation.section}: {violation.reason}",
+            field=f"events[{max(index, 0)}].payload"
+            + (f".{violation.field}" if violation.field else ""),
+            section=violation.section,
+        ) from None
+
+
+for _cls in ROUND_EVENT_TYPES.values():
+    register_event_type(
+        EventType(
+            name=_cls.TYPE,
+            version=_cls.SCHEMA_VERSION,
+            description=(_cls.__doc__ or _cls.TYPE).strip().splitlines()[0],
+            schema=schema_of(_cls),
+            check=_engine_check(_cls),
+        )
+    )
+
+register_stream_kind(
+    StreamKind(
+        name=ROUND_STREAM_KIND,
+        description="One round of play at one table: wagers, cards, decisions, irregularities "
+        "and what the dealer paid or collected.",
+        accepts=frozenset({"round.*"}),
+        policy=round_policy,
+    )
+)
