@@ -436,6 +436,11 @@ _THREE_CARD_HANDS: Final[tuple[ThreeCardHand, ...]]
 _THREE_CARD_STRENGTH, _THREE_CARD_HANDS = _build_table(
     size=3, classify=_classify_three, make_hand=ThreeCardHand, flush_bit=_THREE_CARD_FLUSH_BIT
 )
+# The same keys straight to the hand values, for evaluate_five / evaluate_three.
+_FIVE_CARD_HAND_BY_KEY: Final = {key: _FIVE_CARD_HANDS[s] for key, s in _FIVE_CARD_STRENGTH.items()}
+_THREE_CARD_HAND_BY_KEY: Final = {
+    key: _THREE_CARD_HANDS[s] for key, s in _THREE_CARD_STRENGTH.items()
+}
 
 
 def five_card_strength(cards: Sequence[Card]) -> int:
@@ -486,8 +491,28 @@ def evaluate_five(cards: Sequence[Card]) -> FiveCardHand:
     ...
     ValueError: Ah Ah Kd Qs Jc repeats a card; a five-card hand needs 5 distinct cards
     """
-    _check_distinct(cards, 5, "five-card hand")
-    return _FIVE_CARD_HANDS[five_card_strength(cards)]
+    try:
+        first, second, third, fourth, fifth = cards
+        hand = _FIVE_CARD_HAND_BY_KEY[
+            (
+                first.evaluation_code
+                + second.evaluation_code
+                + third.evaluation_code
+                + fourth.evaluation_code
+                + fifth.evaluation_code
+            )
+            & EVALUATION_MASK
+        ]
+        # Ten comparisons are cheaper than building a set or tuples (measured).
+        a, b, c, d, e = first.index, second.index, third.index, fourth.index, fifth.index
+        if a == b or a == c or a == d or a == e or b == c or b == d:  # noqa: SIM109
+            raise KeyError(a)
+        if b == e or c == d or c == e or d == e:  # noqa: SIM109
+            raise KeyError(e)
+    except (ValueError, KeyError, AttributeError):
+        _check_distinct(cards, 5, "five-card hand")
+        raise ValueError(f"{_show(cards)} is not a five-card hand") from None
+    return hand
 
 
 def best_five_of(cards: Sequence[Card]) -> FiveCardHand:
@@ -552,8 +577,20 @@ def evaluate_three(cards: Sequence[Card]) -> ThreeCardHand:
     >>> str(evaluate_three(parse_cards("Kh Ac 2d")))
     'Ace high'
     """
-    _check_distinct(cards, 3, "three-card hand")
-    return _THREE_CARD_HANDS[three_card_strength(cards)]
+    try:
+        first, second, third = cards
+        hand = _THREE_CARD_HAND_BY_KEY[
+            (first.evaluation_code + second.evaluation_code + third.evaluation_code)
+            & _THREE_CARD_MASK
+        ]
+        if first.index == second.index or first.index == third.index:
+            raise KeyError(first)
+        if second.index == third.index:
+            raise KeyError(second)
+    except (ValueError, KeyError, AttributeError):
+        _check_distinct(cards, 3, "three-card hand")
+        raise ValueError(f"{_show(cards)} is not a three-card hand") from None
+    return hand
 
 
 def _check_distinct(cards: Sequence[Card], count: int, what: str) -> None:
