@@ -1,0 +1,51 @@
+"""manage.py replay: every round of a day or a table, with a summary."""
+
+from __future__ import annotations
+
+import datetime
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tables.simulation import TablePlan, simulate_gaming_day
+
+pytestmark = pytest.mark.django_db
+DAY = datetime.date(2024, 5, 1)
+
+
+@pytest.fixture
+def day():
+    return simulate_gaming_day([TablePlan("CC-1", "PA-674a-2019"),
+                                TablePlan("DX-1", "MA-DCP-UNDATED")],
+                               DAY, rounds_per_table=15, seed=11, dealer_error_percent=40,
+                               irregularity_percent=0)
+
+
+def _replay(*args: str) -> str:
+    out = StringIO()
+    call_command("replay", "--no-progress", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_it_replays_a_day_and_counts_findings_by_kind(day):
+    out = _replay("--gaming-day", "2024-05-01")
+    assert f"Replayed 30 rounds, {day.events:,} events" in out
+    kinds = {}
+    for _, injected in day.injected:
+        kinds[injected.expected_finding.value] = kinds.get(injected.expected_finding.value, 0) + 1
+    for kind, count in kinds.items():
+        assert f"{kind:<26} {count:>8,}" in out
+
+
+def test_it_filters_by_table_and_lists_findings_with_sections(day):
+    out = _replay("--table", "DX-1", "--list")
+    assert "Replayed 15 rounds" in out
+    listed = [line for line in out.splitlines() if line.startswith("round:DX-1")]
+    assert len(listed) == sum(1 for stream, _ in day.injected if stream.startswith("round:DX-1"))
+    assert all("(§ " in line for line in listed)
+
+
+def test_an_empty_selection_is_an_error(day):
+    with pytest.raises(CommandError, match="no rounds match gaming day 2020-01-01"):
+        _replay("--gaming-day", "2020-01-01")
