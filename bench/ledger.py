@@ -7,20 +7,26 @@ end (``--keep`` keeps it). Dev and test databases are never touched.
 
 Phases, all on the same database in one run:
 
-1. the server's durable commits/s (tiny INSERT + COMMIT in a loop): with one
-   commit per batch, the WAL flush is the floor of every append figure;
-2. raw COPY of equivalent rows into a plain table with ledger_event's columns
-   (no index, no trigger): 40-row batches, one transaction each (the anchor
-   for the appends: same rows, same number of commits), and one big COPY
-   (the physical ceiling, one commit);
-3. ``audit.ledger.append`` of 40 realistic round events per batch (validated,
-   hashed, with an idempotency key), one writer, then 4 writer threads;
-4. ``audit.ledger.iter_all()`` over everything vs a raw psycopg read of the
-   same columns in the same order (default loaders: jsonb → dict);
-5. the ``eventsourcing`` library's PostgreSQL application recorder: the same
-   events, 40 per aggregate, one transaction per batch; read back in global
-   order with ``select_notifications`` and decoded;
-6. the HTTP API under gunicorn: sequential POSTs of 40 events, p50/p95/p99.
+1. single writers, 40 events per transaction, run interleaved in rounds (the
+   server's fsync latency drifts; interleaving keeps the ratios fair):
+   the server's durable commits/s (tiny INSERT + COMMIT: with one commit per
+   batch, the WAL flush is the floor of every append figure); raw COPY of
+   equivalent rows into a plain table with ledger_event's columns (no index,
+   no trigger: the anchor, same rows and same number of commits);
+   ``audit.ledger.append`` of 40 realistic round events (validated, hashed,
+   idempotency key); the ``eventsourcing`` library's PostgreSQL application
+   recorder with the same events, 40 per aggregate. Then one big COPY (the
+   physical ceiling) and a few appends with the projections run inline after
+   each commit (what the embedded default, eager Celery, does);
+2. ``audit.ledger.append`` from 4 writer threads;
+3. ``audit.ledger.iter_all()`` over everything vs a raw psycopg read of the
+   same columns in the same order (default loaders: jsonb → dict) vs
+   eventsourcing's ``select_notifications`` + decode, best of 3, interleaved;
+4. the HTTP API under gunicorn: sequential POSTs of 40 events, p50/p95/p99.
+
+Appends run with ``LEDGER_PROJECT_ON_APPEND=0`` (also in the gunicorn
+workers) unless the environment says otherwise: the figures are the ledger's;
+the inline-projection line prices the read models separately.
 
 The gunicorn workers learn the bench's event type through this module used as
 gunicorn's config (``-c python:bench.ledger``: the ``post_worker_init`` hook
@@ -159,6 +165,10 @@ def setup_django(url: str) -> None:
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
     os.environ.setdefault("SECRET_KEY", "pitboss-bench-" + secrets.token_hex(16))
+    # The append itself is measured: read models are brought up to date by a
+    # Celery task after each commit, which without a broker runs inline (the
+    # embedded default). bench_inline_projections() prices that separately.
+    os.environ.setdefault("LEDGER_PROJECT_ON_APPEND", "0")
     import django
     from django.core.management import call_command
 
@@ -184,41 +194,51 @@ def print_line(label: str, events: int, seconds: float, extra: str = "") -> floa
     return rate
 
 
-# --- phase 1: durable commits/s ---------------------------------------------------
+# --- contenders for the single-writer append ----------------------------------------
+#
+# The machine's fsync latency drifts (other databases on the same server write
+# WAL too), so the single-writer contenders run interleaved: each round times a
+# slice of every contender in turn, and each figure is its total over all
+# rounds. Ratios then compare like with like.
 
 
-def durable_commits_per_second(info: dict[str, Any], *, seconds: float = 2.0) -> float:
-    import psycopg
+class CommitProbe:
+    """The server's durable commits/s: tiny INSERT + COMMIT on a plain table."""
 
-    with psycopg.connect(**info, autocommit=True) as conn:
-        conn.execute("CREATE TABLE bench_commit (id bigserial PRIMARY KEY, v integer)")
-        for _ in range(20):  # warm-up
-            conn.execute("INSERT INTO bench_commit (v) VALUES (1)")
-        count, started = 0, time.perf_counter()
+    label = "durable commits (INSERT+COMMIT loop)"
+
+    def __init__(self, info: dict[str, Any]) -> None:
+        import psycopg
+
+        self.conn = psycopg.connect(**info, autocommit=True)
+        self.conn.execute("CREATE TABLE bench_commit (id bigserial PRIMARY KEY, v integer)")
+        self.count, self.seconds = 0, 0.0
+
+    def run(self, seconds: float) -> None:
+        execute = self.conn.execute
+        started = time.perf_counter()
         while time.perf_counter() - started < seconds:
-            conn.execute("INSERT INTO bench_commit (v) VALUES (%s)", [count])  # one commit each
-            count += 1
-        elapsed = time.perf_counter() - started
-        conn.execute("DROP TABLE bench_commit")
-    rate = count / elapsed
-    print(f"  {'durable commits (INSERT+COMMIT loop)':<44} {count:>8,} in {elapsed:7.2f} s = "
-          f"{rate:>10,.0f} commits/s  → {BATCH}-event batches: {rate * BATCH:,.0f} ev/s floor")
-    return rate
+            execute("INSERT INTO bench_commit (v) VALUES (1)")  # autocommit: one commit each
+            self.count += 1
+        self.seconds += time.perf_counter() - started
+
+    def close(self) -> None:
+        self.conn.execute("DROP TABLE bench_commit")
+        self.conn.close()
 
 
-# --- phase 2: raw COPY ---------------------------------------------------------------
-
-
-def raw_rows(batches: list[list[dict[str, Any]]]) -> list[list[tuple[Any, ...]]]:
+def raw_rows(prefix: str, batches: list[list[dict[str, Any]]], first_position: int
+             ) -> list[list[tuple[Any, ...]]]:
     """Rows as ledger_event would hold them (hash chain included), per batch."""
     from audit.hashing import GENESIS_HASH, event_hash
 
     rows: list[list[tuple[Any, ...]]] = []
-    position = 0
+    position = first_position - 1
     now = datetime.now(UTC)
-    metadata = {"actor": "bench", "source": "job"}
+    metadata = {"actor": "bench", "source": "job", "idempotency_key": ""}
     for number, payloads in enumerate(batches):
-        stream_id = f"{STREAM_KIND}:copy-{number:06d}"
+        stream_id = f"{STREAM_KIND}:{prefix}-{number:06d}"
+        metadata["idempotency_key"] = f"{prefix}-{number:06d}"
         prev_hash = GENESIS_HASH
         batch_rows = []
         for version, payload in enumerate(payloads, start=1):
@@ -233,62 +253,196 @@ def raw_rows(batches: list[list[dict[str, Any]]]) -> list[list[tuple[Any, ...]]]
     return rows
 
 
-def bench_copy(info: dict[str, Any], batches: list[list[dict[str, Any]]]) -> tuple[float, float]:
-    import psycopg
+class RawCopy:
+    """COPY into a plain table with ledger_event's columns (no index, no trigger)."""
 
-    rows = raw_rows(batches)
-    total = sum(len(batch) for batch in rows)
-    copy_sql = f"COPY bench_raw_event ({', '.join(COLUMNS)}) FROM STDIN"
-    with psycopg.connect(**info) as conn:
-        conn.execute("CREATE TABLE bench_raw_event (LIKE ledger_event)")
-        conn.commit()
+    label = "raw COPY, 40 rows per transaction (anchor)"
+    sql = f"COPY bench_raw_event ({', '.join(COLUMNS)}) FROM STDIN"
+
+    def __init__(self, info: dict[str, Any]) -> None:
+        import psycopg
+
+        self.conn = psycopg.connect(**info)
+        self.conn.execute("CREATE TABLE bench_raw_event (LIKE ledger_event)")
+        self.conn.commit()
+        self.events, self.seconds, self.position = 0, 0.0, 1
+
+    def run(self, prefix: str, batches: list[list[dict[str, Any]]]) -> None:
+        rows = raw_rows(prefix, batches, self.position)  # prepared outside the timing
+        self.position += len(batches) * BATCH
+        conn, sql = self.conn, self.sql
         started = time.perf_counter()
-        for batch in progress(rows, "raw COPY, 40-row batches"):
-            with conn.cursor() as cursor, cursor.copy(copy_sql) as copy:
+        for batch in rows:
+            with conn.cursor() as cursor, cursor.copy(sql) as copy:
                 for row in batch:
                     copy.write_row(row)
             conn.commit()
-        batched = print_line("raw COPY, 40 rows per transaction (anchor)", total,
-                             time.perf_counter() - started)
-        conn.execute("TRUNCATE bench_raw_event")
-        conn.commit()
+        self.seconds += time.perf_counter() - started
+        self.events += len(rows) * BATCH
+
+    def one_transaction(self, batches: list[list[dict[str, Any]]]) -> float:
+        rows = raw_rows("copy-big", batches, self.position)
+        self.conn.execute("TRUNCATE bench_raw_event")
+        self.conn.commit()
         started = time.perf_counter()
-        with conn.cursor() as cursor, cursor.copy(copy_sql) as copy:
+        with self.conn.cursor() as cursor, cursor.copy(self.sql) as copy:
             for batch in rows:
                 for row in batch:
                     copy.write_row(row)
-        conn.commit()
-        big = print_line("raw COPY, one big transaction (ceiling)", total,
-                         time.perf_counter() - started)
-        conn.execute("DROP TABLE bench_raw_event")
-        conn.commit()
-    return batched, big
+        self.conn.commit()
+        return print_line("raw COPY, one big transaction (ceiling)", len(rows) * BATCH,
+                          time.perf_counter() - started)
+
+    def close(self) -> None:
+        self.conn.execute("DROP TABLE bench_raw_event")
+        self.conn.commit()
+        self.conn.close()
 
 
-# --- phase 3: our append -----------------------------------------------------------
-
-
-def _append_batches(prefix: str, batches: list[list[dict[str, Any]]], *, show: bool) -> None:
+def _append_batches(prefix: str, batches: list[list[dict[str, Any]]]) -> None:
     from audit.ledger import Actor, NewEvent, append
 
     actor = Actor.system("bench")
     prepared = [[NewEvent(EVENT_TYPE, payload) for payload in payloads] for payloads in batches]
-    items = progress(enumerate(prepared), f"append {prefix}", len(prepared)) if show else \
-        enumerate(prepared)
-    for number, events in items:
+    for number, events in enumerate(prepared):
         append(f"{STREAM_KIND}:{prefix}-{number:06d}", events, expected_version=0, actor=actor,
                idempotency_key=f"{prefix}-{number:06d}")
 
 
-def bench_append_single(batches: list[list[dict[str, Any]]]) -> float:
-    from django.db import connection
+class OurAppend:
+    label = "ledger append, 1 writer"
 
-    _append_batches("warmup", batches[:20], show=False)
-    started = time.perf_counter()
-    _append_batches("w1", batches, show=True)
-    elapsed = time.perf_counter() - started
-    connection.close()
-    return print_line("ledger append, 1 writer", len(batches) * BATCH, elapsed)
+    def __init__(self) -> None:
+        self.events, self.seconds = 0, 0.0
+        _append_batches("warmup", make_batches(20, 0))
+
+    def run(self, prefix: str, batches: list[list[dict[str, Any]]]) -> None:
+        started = time.perf_counter()
+        _append_batches(prefix, batches)
+        self.seconds += time.perf_counter() - started
+        self.events += len(batches) * BATCH
+
+
+class Eventsourcing:
+    """The eventsourcing library's PostgreSQL application recorder, its own schema."""
+
+    label = "eventsourcing insert_events, 1 writer"
+
+    def __init__(self, info: dict[str, Any]) -> None:
+        import psycopg
+        from eventsourcing.persistence import DatetimeAsISO, JSONTranscoder, StoredEvent
+        from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+
+        with psycopg.connect(**info, autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA IF NOT EXISTS {ES_SCHEMA}")
+        self.datastore = PostgresDatastore(
+            dbname=info["dbname"], host=info["host"], port=info["port"], user=info["user"],
+            password=info["password"], schema=ES_SCHEMA, originator_id_type="text",
+        )
+        self.recorder = PostgresApplicationRecorder(self.datastore)
+        self.recorder.create_table()
+        # The library's own transcoder, as its Mapper would use it.
+        self.transcoder = JSONTranscoder()
+        self.transcoder.register(DatetimeAsISO())
+        self.stored_event = StoredEvent
+        self.events, self.seconds = 0, 0.0
+        self._insert("es-warmup", make_batches(20, 0))
+
+    def _insert(self, prefix: str, batches: list[list[dict[str, Any]]]) -> None:
+        encode, insert, stored_event = (self.transcoder.encode, self.recorder.insert_events,
+                                        self.stored_event)
+        metadata = {"actor": "bench", "source": "job"}
+        for number, payloads in enumerate(batches):
+            originator = f"{STREAM_KIND}:{prefix}-{number:06d}"
+            occurred_at = datetime.now(UTC)
+            insert([
+                stored_event(originator_id=originator, originator_version=version,
+                             topic=EVENT_TYPE,
+                             state=encode({"payload": payload, "timestamp": occurred_at,
+                                           "metadata": metadata}))
+                for version, payload in enumerate(payloads, start=1)
+            ])
+
+    def run(self, prefix: str, batches: list[list[dict[str, Any]]]) -> None:
+        started = time.perf_counter()
+        self._insert(prefix, batches)
+        self.seconds += time.perf_counter() - started
+        self.events += len(batches) * BATCH
+
+    def read(self) -> int:
+        decode, select = self.transcoder.decode, self.recorder.select_notifications
+        count, start = 0, 1
+        while True:
+            page = select(start, 5000)
+            for notification in page:
+                decode(notification.state)
+            count += len(page)
+            if len(page) < 5000:
+                return count
+            start = page[-1].id + 1
+
+    def close(self) -> None:
+        self.datastore.close()
+
+
+@dataclass
+class AppendFigures:
+    commits: float
+    copy_batched: float
+    copy_big: float
+    ours: float
+    eventsourcing: Eventsourcing | None
+
+
+def bench_single_writers(info: dict[str, Any], batches: list[list[dict[str, Any]]],
+                         rounds: int, with_eventsourcing: bool) -> AppendFigures:
+    probe, copy, ours = CommitProbe(info), RawCopy(info), OurAppend()
+    es: Eventsourcing | None = None
+    if with_eventsourcing:
+        try:
+            es = Eventsourcing(info)
+        except ImportError as error:
+            print(f"  eventsourcing not installed ({error}); install the bench extra. Skipped.")
+    slices = [batches[index::rounds] for index in range(rounds)]
+    try:
+        for number, chunk in enumerate(progress(slices, f"{rounds} interleaved rounds")):
+            probe.run(0.5)
+            copy.run(f"copy{number}", chunk)
+            ours.run(f"w1r{number}", chunk)
+            if es is not None:
+                es.run(f"es{number}", chunk)
+        commits = probe.count / probe.seconds
+        print(f"  {probe.label:<44} {probe.count:>8,} in {probe.seconds:7.2f} s = "
+              f"{commits:>10,.0f} commits/s  → {BATCH}-event batches: "
+              f"{commits * BATCH:,.0f} ev/s floor")
+        copy_batched = print_line(copy.label, copy.events, copy.seconds)
+        our_rate = print_line(ours.label, ours.events, ours.seconds)
+        if es is not None:
+            print_line(es.label, es.events, es.seconds)
+        copy_big = copy.one_transaction(batches)
+    finally:
+        probe.close()
+        copy.close()
+    return AppendFigures(commits, copy_batched, copy_big, our_rate, es)
+
+
+def bench_inline_projections(batches: list[list[dict[str, Any]]]) -> float | None:
+    """The append with the read models brought up to date inline after each
+    commit (eager Celery: the embedded default with no broker)."""
+    from django.conf import settings
+
+    if not hasattr(settings, "LEDGER_PROJECT_ON_APPEND"):
+        return None
+    saved = settings.LEDGER_PROJECT_ON_APPEND
+    settings.LEDGER_PROJECT_ON_APPEND = True
+    try:
+        started = time.perf_counter()
+        _append_batches("inline", batches)
+        elapsed = time.perf_counter() - started
+    finally:
+        settings.LEDGER_PROJECT_ON_APPEND = saved
+    return print_line("ledger append + projections inline (eager)", len(batches) * BATCH,
+                      elapsed, f"{1000 * elapsed / len(batches):.1f} ms per batch")
 
 
 def bench_append_threads(batches: list[list[dict[str, Any]]], writers: int) -> float:
@@ -300,9 +454,9 @@ def bench_append_threads(batches: list[list[dict[str, Any]]], writers: int) -> f
 
     def writer(index: int) -> None:
         try:
-            _append_batches(f"w{writers}x-{index}", shares[index][:5], show=False)  # connect, warm
+            _append_batches(f"w{writers}x-{index}", shares[index][:5])  # connect, warm up
             barrier.wait()
-            _append_batches(f"w{writers}-{index}", shares[index], show=False)
+            _append_batches(f"w{writers}-{index}", shares[index])
         except BaseException as error:  # reported below, never swallowed
             failures.append(error)
             with contextlib.suppress(threading.BrokenBarrierError):
@@ -323,16 +477,7 @@ def bench_append_threads(batches: list[list[dict[str, Any]]], writers: int) -> f
     return print_line(f"ledger append, {writers} writer threads", len(batches) * BATCH, elapsed)
 
 
-# --- phase 4: reads ----------------------------------------------------------------
-
-
-def best_of(runs: int, action: Callable[[], int]) -> tuple[int, float]:
-    best, count = float("inf"), 0
-    for _ in range(runs):
-        started = time.perf_counter()
-        count = action()
-        best = min(best, time.perf_counter() - started)
-    return count, best
+# --- reads ---------------------------------------------------------------------------
 
 
 def read_ours() -> int:
@@ -360,94 +505,44 @@ def raw_reader(info: dict[str, Any]) -> tuple[Callable[[], int], Callable[[], No
     return read, conn.close
 
 
-def bench_reads(info: dict[str, Any], runs: int) -> tuple[float, float, int]:
+@dataclass
+class ReadFigures:
+    ours: float
+    raw: float
+    events: int
+    eventsourcing: float | None
+    eventsourcing_events: int
+
+
+def bench_reads(info: dict[str, Any], runs: int, es: Eventsourcing | None) -> ReadFigures:
+    """Best of ``runs`` for each reader, the readers interleaved run by run."""
     read_raw, close = raw_reader(info)
+    readers: dict[str, Callable[[], int]] = {"raw": read_raw, "ours": read_ours}
+    if es is not None:
+        readers["es"] = es.read
+    best = dict.fromkeys(readers, float("inf"))
+    counts = dict.fromkeys(readers, 0)
     try:
-        raw_count, raw_seconds = best_of(runs, read_raw)
+        for _ in progress(range(runs), f"reads, best of {runs}"):
+            for name, read in readers.items():
+                started = time.perf_counter()
+                counts[name] = read()
+                best[name] = min(best[name], time.perf_counter() - started)
     finally:
         close()
-    our_count, our_seconds = best_of(runs, read_ours)
-    if our_count != raw_count:
-        raise RuntimeError(f"iter_all() read {our_count} events, the table holds {raw_count}")
-    raw = print_line(f"raw psycopg SELECT + fetchall (best of {runs})", raw_count, raw_seconds)
-    ours = print_line(f"ledger iter_all() (best of {runs})", our_count, our_seconds)
-    return ours, raw, our_count
+    if counts["ours"] != counts["raw"]:
+        raise RuntimeError(f"iter_all() read {counts['ours']} events, the table holds "
+                           f"{counts['raw']}")
+    raw = print_line(f"raw psycopg SELECT + fetchall (best of {runs})", counts["raw"], best["raw"])
+    ours = print_line(f"ledger iter_all() (best of {runs})", counts["ours"], best["ours"])
+    es_rate = None
+    if es is not None:
+        es_rate = print_line(f"eventsourcing select_notifications + decode (best of {runs})",
+                             counts["es"], best["es"])
+    return ReadFigures(ours, raw, counts["ours"], es_rate, counts.get("es", 0))
 
 
-# --- phase 5: eventsourcing -----------------------------------------------------------
-
-
-@dataclass
-class EventsourcingFigures:
-    append: float
-    read: float
-    events: int
-
-
-def bench_eventsourcing(info: dict[str, Any], batches: list[list[dict[str, Any]]],
-                        runs: int) -> EventsourcingFigures | None:
-    try:
-        import psycopg
-        from eventsourcing.persistence import DatetimeAsISO, JSONTranscoder, StoredEvent
-        from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
-    except ImportError as error:
-        print(f"  eventsourcing not installed ({error}); install the bench extra. Skipped.")
-        return None
-
-    with psycopg.connect(**info, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA IF NOT EXISTS {ES_SCHEMA}")
-    datastore = PostgresDatastore(
-        dbname=info["dbname"], host=info["host"], port=info["port"], user=info["user"],
-        password=info["password"], schema=ES_SCHEMA, originator_id_type="text",
-    )
-    try:
-        recorder = PostgresApplicationRecorder(datastore, events_table_name="stored_events")
-        recorder.create_table()
-        # The library's own transcoder, as its Mapper would use it.
-        transcoder = JSONTranscoder()
-        transcoder.register(DatetimeAsISO())
-        encode, decode = transcoder.encode, transcoder.decode
-
-        def insert(prefix: str, chosen: list[list[dict[str, Any]]], show: bool) -> None:
-            items = progress(enumerate(chosen), "eventsourcing insert_events", len(chosen)) \
-                if show else enumerate(chosen)
-            for number, payloads in items:
-                originator = f"{STREAM_KIND}:{prefix}-{number:06d}"
-                occurred_at = datetime.now(UTC)
-                recorder.insert_events([
-                    StoredEvent(originator_id=originator, originator_version=version,
-                                topic=EVENT_TYPE,
-                                state=encode({"payload": payload, "timestamp": occurred_at,
-                                              "metadata": {"actor": "bench", "source": "job"}}))
-                    for version, payload in enumerate(payloads, start=1)
-                ])
-
-        insert("es-warmup", batches[:20], False)
-        started = time.perf_counter()
-        insert("es", batches, True)
-        append_rate = print_line("eventsourcing insert_events, 1 writer", len(batches) * BATCH,
-                                 time.perf_counter() - started)
-
-        def read() -> int:
-            count, start = 0, 1
-            while True:
-                page = recorder.select_notifications(start, 5000)
-                for notification in page:
-                    decode(notification.state)
-                    count += 1
-                if len(page) < 5000:
-                    return count
-                start = page[-1].id + 1
-
-        count, seconds = best_of(runs, read)
-        read_rate = print_line(f"eventsourcing select_notifications + decode (best of {runs})",
-                               count, seconds)
-        return EventsourcingFigures(append_rate, read_rate, count)
-    finally:
-        datastore.close()
-
-
-# --- phase 6: HTTP API -----------------------------------------------------------------
+# --- HTTP API --------------------------------------------------------------------------
 
 
 def free_port() -> int:
@@ -559,7 +654,7 @@ def bench_http(url: str, requests: int, seed: int) -> dict[str, float] | None:
 def profile_ours(batches: list[list[dict[str, Any]]], lines: int) -> None:
     """cProfile of our append and our read, for finding where the time goes."""
     for label, action in (
-        ("append, 1 writer", lambda: _append_batches("prof", batches, show=False)),
+        ("append, 1 writer", lambda: _append_batches("prof", batches)),
         ("iter_all()", read_ours),
     ):
         profiler = cProfile.Profile()
@@ -599,6 +694,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="40-event batches per append phase (default 2000 = 80,000 events)")
     parser.add_argument("--writers", type=int, default=4, help="concurrent writer threads")
     parser.add_argument("--requests", type=int, default=500, help="HTTP POSTs (after 20 warm-up)")
+    parser.add_argument("--rounds", type=int, default=4,
+                        help="single-writer contenders run interleaved in this many rounds")
+    parser.add_argument("--inline-batches", type=int, default=100,
+                        help="batches appended with projections inline (0: skip)")
     parser.add_argument("--read-runs", type=int, default=3, help="reads: best of this many")
     parser.add_argument("--seed", type=int, default=592)
     parser.add_argument("--database", default=BENCH_DATABASE,
@@ -648,26 +747,33 @@ def _run(options: argparse.Namespace, url: str, info: dict[str, Any]) -> int:
     batches = make_batches(options.batches, options.seed)
     lines: list[Line] = []
 
-    print("1. server floor")
-    commits = durable_commits_per_second(info)
+    print(f"1. single writers, {options.rounds} interleaved rounds, 40 events per transaction: "
+          "commit probe, raw COPY, ledger append (validated, hashed, idempotency key)"
+          + ("" if options.skip_eventsourcing else ", eventsourcing"))
+    appends = bench_single_writers(info, batches, options.rounds, not options.skip_eventsourcing)
+    commits, copy_batched, copy_big, single = (appends.commits, appends.copy_batched,
+                                               appends.copy_big, appends.ours)
     floor = commits * BATCH
+    es = appends.eventsourcing
 
-    print("2. raw COPY into a plain table with ledger_event's columns")
-    copy_batched, copy_big = bench_copy(info, batches)
+    inline = None
+    if options.inline_batches:
+        print("   the same append with projections run inline after each commit (no broker)")
+        inline = bench_inline_projections(make_batches(options.inline_batches, options.seed + 4))
 
-    print("3. ledger append (validated, hash-chained, idempotency key; 40 events/transaction)")
-    single = bench_append_single(batches)
+    print(f"2. ledger append, {options.writers} writer threads")
     concurrent = bench_append_threads(make_batches(options.batches, options.seed + 1),
                                       options.writers)
 
-    print("4. read everything in global order")
-    our_read, raw_read, read_events = bench_reads(info, options.read_runs)
+    print("3. read everything in global order")
+    try:
+        reads = bench_reads(info, options.read_runs, es)
+    finally:
+        if es is not None:
+            es.close()
+    our_read, raw_read, read_events = reads.ours, reads.raw, reads.events
 
-    print("5. eventsourcing (PostgresApplicationRecorder), same events")
-    es = None if options.skip_eventsourcing else bench_eventsourcing(info, batches,
-                                                                     options.read_runs)
-
-    print("6. HTTP API")
+    print("4. HTTP API")
     http_figures = None
     if options.skip_http:
         print("  skipped (--skip-http)")
@@ -678,7 +784,7 @@ def _run(options: argparse.Namespace, url: str, info: dict[str, Any]) -> int:
             print(f"  HTTP phase failed: {error}")
 
     if options.profile:
-        print("\n7. cProfile")
+        print("\n5. cProfile")
         profile_ours(make_batches(min(options.batches, 500), options.seed + 3), options.profile)
 
     floor_note = f"fsync floor: {commits:,.0f} commits/s × {BATCH} = {floor:,.0f} ev/s"
@@ -689,6 +795,11 @@ def _run(options: argparse.Namespace, url: str, info: dict[str, Any]) -> int:
     lines.append(Line("append (1 writer)", rate_text(single), f"target {TARGET_APPEND_EPS:,}",
                       single >= TARGET_APPEND_EPS,
                       f"{floor_note}; {single / copy_batched:.2f}× raw COPY 40/txn"))
+    if inline is not None:
+        lines.append(Line("append + inline projections", rate_text(inline),
+                          note=f"LEDGER_PROJECT_ON_APPEND with eager Celery; "
+                          f"{1000 * BATCH / inline:.1f} ms per batch vs "
+                          f"{1000 * BATCH / single:.1f} ms without"))
     lines.append(Line(f"append ({options.writers} writers)", rate_text(concurrent),
                       f"target {TARGET_APPEND_EPS:,}", concurrent >= TARGET_APPEND_EPS,
                       f"{concurrent / single:.2f}× 1 writer; commits can share a WAL flush"))
@@ -698,14 +809,16 @@ def _run(options: argparse.Namespace, url: str, info: dict[str, Any]) -> int:
     lines.append(Line("read ours / raw psycopg", f"{our_read / raw_read:.2f}×",
                       f"target ≥ {TARGET_READ_RATIO}", our_read / raw_read >= TARGET_READ_RATIO,
                       f"raw {rate_text(raw_read)}"))
-    if es is not None:
-        lines.append(Line("append ours / eventsourcing", f"{single / es.append:.2f}×",
+    if es is not None and reads.eventsourcing is not None:
+        es_append = es.events / es.seconds
+        lines.append(Line("append ours / eventsourcing", f"{single / es_append:.2f}×",
                           f"target ≥ {TARGET_VS_EVENTSOURCING}",
-                          single / es.append >= TARGET_VS_EVENTSOURCING,
-                          f"eventsourcing {rate_text(es.append)}; an append as fast as raw "
-                          f"COPY 40/txn would make it {copy_batched / es.append:.2f}×"))
-        lines.append(Line("read ours / eventsourcing", f"{our_read / es.read:.2f}×",
-                          note=f"eventsourcing {rate_text(es.read)}"))
+                          single / es_append >= TARGET_VS_EVENTSOURCING,
+                          f"eventsourcing {rate_text(es_append)}; an append as fast as raw "
+                          f"COPY 40/txn would make it {copy_batched / es_append:.2f}×"))
+        lines.append(Line("read ours / eventsourcing", f"{our_read / reads.eventsourcing:.2f}×",
+                          note=f"eventsourcing {rate_text(reads.eventsourcing)}, "
+                          f"{reads.eventsourcing_events:,} events"))
     else:
         lines.append(Line("eventsourcing", "skipped"))
     if http_figures is not None:
