@@ -1,0 +1,257 @@
+"""``manage.py parsheet <game> --ruleset <id>``: par sheet of a game from the engine's rule set.
+
+Exact figures (side wagers, counted over every hand) and simulated ones (the
+whole game under a strategy, with a 95 % confidence interval) are labelled as
+such. ``--json`` prints fractions as ``"num/den"`` strings with decimal strings
+beside them; no float is ever printed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from decimal import Decimal
+from fractions import Fraction
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tables.rules import parsheet
+from tables.rules.rulesets import (
+    RULESETS,
+    CrissCrossRuleSet,
+    DoubleCrossRuleSet,
+    PairOfTensMiddleBets,
+    get_ruleset,
+)
+
+GAMES = ("criss_cross_poker", "double_cross_poker")
+STRATEGIES = ("optimal", "basic")
+DEFAULT_ROUNDS = {"criss_cross_poker": 100_000, "double_cross_poker": 40_000}
+CALIBRATION_SAMPLES = 100
+ROLLOUT_SAMPLES = 64
+
+
+def _number(value: Fraction, places: int = 6) -> dict[str, str]:
+    return {"fraction": parsheet.fraction_text(value), "decimal": str(_decimal(value, places))}
+
+
+def _decimal(value: Fraction, places: int = 6) -> Decimal:
+    return parsheet.percent(value, places + 2) / 100
+
+
+def _pct(value: Fraction, places: int = 4) -> str:
+    return f"{parsheet.percent(value, places)}%"
+
+
+class Command(BaseCommand):
+    help = "Print the par sheet of a table game (exact side wagers, simulated whole game)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("game", help="criss_cross_poker or double_cross_poker")
+        parser.add_argument("--ruleset", required=True, help="rule set id, e.g. PA-674a-2019")
+        parser.add_argument("--strategy", default="optimal", help="optimal or basic")
+        parser.add_argument("--rounds", type=int, default=None,
+                            help="simulated rounds (default 100,000 Criss-Cross, 40,000 "
+                                 "Double Cross)")
+        parser.add_argument("--seed", type=int, default=1, help="seed of the random generator")
+        parser.add_argument("--pair-of-tens", choices=[item.value for item in
+                                                       PairOfTensMiddleBets],
+                            default=None, help="592.12(b) reading for a pair of 10s")
+        parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+    def handle(self, *args, game, ruleset, strategy, rounds, seed, pair_of_tens,
+               json=False, **options):
+        if game not in GAMES:
+            raise CommandError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+        if ruleset not in RULESETS:
+            raise CommandError(f"unknown rule set {ruleset!r}; known: "
+                               + ", ".join(sorted(RULESETS)))
+        rules = get_ruleset(ruleset)
+        if rules.game != game:
+            raise CommandError(f"rule set {ruleset} is for {rules.game}, not {game}")
+        if strategy not in STRATEGIES:
+            raise CommandError(f"unknown strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
+        if pair_of_tens is not None and not (
+            isinstance(rules, CrissCrossRuleSet) and rules.pair_of_tens_middle_bets is not None
+        ):
+            raise CommandError(f"--pair-of-tens applies only to a rule set whose pay table "
+                               f"lists a pair of 10s twice (PA-592-2014), not {ruleset}")
+        if rounds is not None and rounds < 2:
+            raise CommandError("--rounds must be at least 2")
+        rounds = rounds or DEFAULT_ROUNDS[game]
+        rng = random.Random(seed)
+        started = time.monotonic()
+        if isinstance(rules, CrissCrossRuleSet):
+            report = self._criss_cross(rules, strategy, rounds, rng, pair_of_tens)
+        else:
+            assert isinstance(rules, DoubleCrossRuleSet)
+            report = self._double_cross(rules, strategy, rounds, rng)
+        report.update(game=game, ruleset=rules.id, seed=seed,
+                      runtime_seconds=str(round(Decimal(time.monotonic() - started), 1)))
+        if json:
+            self.stdout.write(_dumps(report))
+        else:
+            self._print(report)
+
+    # -- computation ----------------------------------------------------------------
+
+    def _criss_cross(self, rules, strategy_name, rounds, rng, pair_of_tens):
+        pays = parsheet.CrissCrossPays.of(
+            rules, PairOfTensMiddleBets(pair_of_tens) if pair_of_tens else None)
+        optimal = parsheet.CrissCrossOptimal(pays)
+        optimal.calibrate(rng, CALIBRATION_SAMPLES)
+        strategy = optimal if strategy_name == "optimal" else parsheet.CrissCrossBasic(pays)
+        result = parsheet.simulate_criss_cross_game(rng, strategy, rounds)
+        rows = parsheet.across_strategy_table(optimal)
+        return {
+            "options": {"pair_of_tens_middle_bets": str(pays.pair_of_tens)
+                        if pays.pair_of_tens else None},
+            "side_wagers": [_sheet(parsheet.five_card_bonus_sheet(rules))],
+            "whole_game": _game(result, strategy_name, "initial ante total = both Antes",
+                          notes=(
+                "Simulated (one position, seeded generator); Five Card Bonus excluded.",
+                "optimal: Middle Bet exactly optimal (all 46 CENTER cards enumerated); Across "
+                "and Down multiples by the exact expected return of that bet over all "
+                "completions of its hand; Across fold by rollouts "
+                f"({CALIBRATION_SAMPLES} per starting-hand class); Down never folds.",
+            )),
+            "strategy": {
+                "decision": "Across Bet (" + rules.section("11(b)") + "), two cards seen",
+                "rules": _across_rules(rows),
+                "table": [{"hand": name, "action": _action(multiple),
+                           "expected_bet_result": _number(expected)}
+                          for name, multiple, expected in rows],
+                "later": [
+                    f"Down Bet ({rules.section('11(d)')}): 3x if the Down Hand's Bet has a "
+                    "positive expected result given the cards seen, else 1x.",
+                    f"Middle Bet ({rules.section('11(f)')}): exact; 3x when the Middle Bet's "
+                    "expected result is positive, fold when the expected result of the hand "
+                    "is worse than losing everything placed, else 1x.",
+                ],
+            },
+        }
+
+    def _double_cross(self, rules, strategy_name, rounds, rng):
+        pays = parsheet.DoubleCrossPays.of(rules)
+        if strategy_name == "optimal":
+            strategy = parsheet.DoubleCrossOptimal(pays, random.Random(rng.getrandbits(64)),
+                                                   samples=ROLLOUT_SAMPLES)
+        else:
+            strategy = parsheet.DoubleCrossBasic(pays)
+        result = parsheet.simulate_double_cross_game(rng, strategy, rounds)
+        return {
+            "options": {"hand_comparison": str(rules.hand_comparison)},
+            "side_wagers": [_sheet(parsheet.three_card_sheet(rules))],
+            "whole_game": _game(result, strategy_name, "initial ante total = the Ante",
+                          notes=(
+                "Simulated (one position against the dealer, seeded generator); the "
+                "three-card wager excluded.",
+                "optimal: at Section 10(c), with two cards, TOP and ROW-3 seen, fold or play "
+                f"the better alignment by {ROLLOUT_SAMPLES} rollouts of the unseen cards "
+                "per decision (approximately optimal). basic: always play the alignment "
+                "whose revealed card is higher.",
+            )),
+            "strategy": {
+                "decision": "Fold or play (Section 10(c)): two cards, TOP and ROW-3 seen",
+                "rules": [f"{name}: {count:,} rounds" for name, count in result.multiples],
+            },
+        }
+
+    # -- output ---------------------------------------------------------------------
+
+    def _print(self, report):
+        write = self.stdout.write
+        write(f"PAR SHEET  {report['game']}  rule set {report['ruleset']}  seed {report['seed']}")
+        for name, value in report["options"].items():
+            if value is not None:
+                write(f"  option {name} = {value}")
+        for sheet in report["side_wagers"]:
+            write("")
+            write(f"{sheet['wager']} ({sheet['section']}) - EXACT, all "
+                  f"{sheet['combinations']:,} hands counted")
+            write(f"  {'Outcome':<42}{'Odds':>10}{'Combinations':>14}{'Probability':>16}"
+                  f"{'Return':>16}")
+            for row in sheet["rows"]:
+                write(f"  {row['label']:<42}{row['odds']:>10}{row['combinations']:>14,}"
+                      f"{row['probability']['decimal']:>16}{row['contribution']['decimal']:>16}")
+            write(f"  Hit frequency: {sheet['hit_frequency']['decimal']}")
+            write(f"  House edge: {sheet['house_edge']['fraction']} = "
+                  f"{sheet['house_edge_percent']}")
+        game = report["whole_game"]
+        write("")
+        write(f"Whole game, strategy '{game['strategy']}' - SIMULATED, {game['rounds']:,} "
+              f"rounds, 95% confidence intervals")
+        write(f"  House edge ({game['per']}): {game['house_edge_percent']} "
+              f"+/- {game['house_edge_ci_percent']}")
+        write(f"  Element of risk (per unit wagered): {game['element_of_risk_percent']} "
+              f"+/- {game['element_of_risk_ci_percent']}")
+        write(f"  Average wagered per round (antes of one unit): "
+              f"{game['average_wagered']['decimal']}")
+        for name, count in game["decisions"]:
+            write(f"  {name}: {count:,}")
+        for note in game["notes"]:
+            write(f"  Note: {note}")
+        strategy = report["strategy"]
+        write("")
+        write(f"Strategy: {strategy['decision']}")
+        for rule in strategy["rules"]:
+            write(f"  {rule}")
+        for rule in strategy.get("later", ()):
+            write(f"  {rule}")
+        write(f"(runtime {report['runtime_seconds']} s)")
+
+
+def _sheet(sheet: parsheet.WagerSheet) -> dict[str, object]:
+    return {
+        "wager": sheet.wager,
+        "section": sheet.section,
+        "combinations": sheet.total,
+        "exact": True,
+        "rows": [{"label": row.label, "odds": str(row.odds) if row.odds else "loses",
+                  "combinations": row.combinations, "probability": _number(row.probability),
+                  "contribution": _number(row.contribution)} for row in sheet.rows],
+        "hit_frequency": _number(sheet.hit_frequency),
+        "house_edge": _number(sheet.house_edge),
+        "house_edge_percent": _pct(sheet.house_edge),
+    }
+
+
+def _game(result: parsheet.SimulationResult, strategy: str, per: str,
+          notes: tuple[str, ...]) -> dict[str, object]:
+    return {
+        "strategy": strategy,
+        "exact": False,
+        "rounds": result.rounds,
+        "per": per,
+        "house_edge": _number(result.house_edge),
+        "house_edge_ci_half_width": _number(result.house_edge_half_width),
+        "house_edge_percent": _pct(result.house_edge, 2),
+        "house_edge_ci_percent": _pct(result.house_edge_half_width, 2),
+        "element_of_risk": _number(result.element_of_risk),
+        "element_of_risk_ci_half_width": _number(result.element_of_risk_half_width),
+        "element_of_risk_percent": _pct(result.element_of_risk, 2),
+        "element_of_risk_ci_percent": _pct(result.element_of_risk_half_width, 2),
+        "average_wagered": _number(result.average_wagered),
+        "decisions": [[f"fold at {name}", count] for name, count in result.folds
+                      if name != "fold"] + [[name, count] for name, count in result.multiples],
+        "notes": list(notes),
+    }
+
+
+def _action(multiple: int) -> str:
+    return "fold" if multiple == 0 else f"{multiple}x"
+
+
+def _across_rules(rows: list[tuple[str, int, Fraction]]) -> list[str]:
+    """Group the 169 classes by action, strongest first, as readable lines."""
+    lines = []
+    for action in (3, 1, 0):
+        names = [name for name, multiple, _ in rows if multiple == action]
+        if names:
+            lines.append(f"{_action(action)} ({len(names)} classes): " + " ".join(names))
+    return lines
+
+
+def _dumps(report: dict[str, object]) -> str:
+    return json.dumps(report, indent=2)
