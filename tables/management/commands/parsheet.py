@@ -58,10 +58,14 @@ class Command(BaseCommand):
         parser.add_argument("--pair-of-tens", choices=[item.value for item in
                                                        PairOfTensMiddleBets],
                             default=None, help="592.12(b) reading for a pair of 10s")
+        parser.add_argument("--calibration-samples", type=int, default=CALIBRATION_SAMPLES,
+                            help="Criss-Cross: rollouts per starting-hand class for the Across "
+                                 "fold (0: use the exact lower bound instead)")
         parser.add_argument("--json", action="store_true", help="machine-readable output")
 
     def handle(self, *args, game, ruleset, strategy, rounds, seed, pair_of_tens,
-               json=False, **options):
+               calibration_samples=CALIBRATION_SAMPLES, json=False, **options):
+        self.calibration_samples = calibration_samples
         if game not in GAMES:
             raise CommandError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
         if ruleset not in RULESETS:
@@ -100,7 +104,8 @@ class Command(BaseCommand):
         pays = parsheet.CrissCrossPays.of(
             rules, PairOfTensMiddleBets(pair_of_tens) if pair_of_tens else None)
         optimal = parsheet.CrissCrossOptimal(pays)
-        optimal.calibrate(rng, CALIBRATION_SAMPLES)
+        if self.calibration_samples > 0:
+            optimal.calibrate(rng, self.calibration_samples)
         strategy = optimal if strategy_name == "optimal" else parsheet.CrissCrossBasic(pays)
         result = parsheet.simulate_criss_cross_game(rng, strategy, rounds)
         rows = parsheet.across_strategy_table(optimal)
@@ -114,7 +119,8 @@ class Command(BaseCommand):
                 "optimal: Middle Bet exactly optimal (all 46 CENTER cards enumerated); Across "
                 "and Down multiples by the exact expected return of that bet over all "
                 "completions of its hand; Across fold by rollouts "
-                f"({CALIBRATION_SAMPLES} per starting-hand class); Down never folds.",
+                f"({self.calibration_samples} per starting-hand class; 0 = exact lower "
+                "bound 2 E[ante] + 3 E[bet] < -2); Down never folds.",
             )),
             "strategy": {
                 "decision": "Across Bet (" + rules.section("11(b)") + "), two cards seen",
