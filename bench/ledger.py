@@ -696,7 +696,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=500, help="HTTP POSTs (after 20 warm-up)")
     parser.add_argument("--rounds", type=int, default=4,
                         help="single-writer contenders run interleaved in this many rounds")
-    parser.add_argument("--inline-batches", type=int, default=100,
+    parser.add_argument("--inline-batches", type=int, default=50,
                         help="batches appended with projections inline (0: skip)")
     parser.add_argument("--read-runs", type=int, default=3, help="reads: best of this many")
     parser.add_argument("--seed", type=int, default=592)
