@@ -239,6 +239,32 @@ def win_line(
     )
 
 
+def plain_line(
+    seat: Any,
+    wager: Wager,
+    outcome: Outcome,
+    section: str,
+    hand: str | None = None,
+    notes: tuple[str, ...] = (),
+) -> SettlementLine:
+    """A line settled for the stake itself (lost, pushed, forfeited or returned).
+
+    ``seat`` is a game's seat state: its ``seat``, ``player`` and ``wagers``.
+    """
+    stake = seat.wagers[wager]
+    return SettlementLine(
+        seat=seat.seat,
+        player=seat.player,
+        wager=wager,
+        stake_cents=stake,
+        outcome=outcome,
+        amount_cents=stake,
+        section=section,
+        hand=hand,
+        notes=notes,
+    )
+
+
 def apply_payout_limit(
     lines: tuple[SettlementLine, ...],
     *,

@@ -33,6 +33,7 @@ from tables.rules.engine import (
     SettlementLine,
     apply_payout_limit,
     lookup,
+    plain_line,
     register_game,
     win_line,
 )
@@ -57,8 +58,21 @@ from tables.rules.events import (
     WagerPlaced,
     WagerReturned,
 )
+from tables.rules.games._shared import (
+    AFTER_VOID,
+    GameMachine,
+    card_bit,
+    first_hidden_seat,
+    later_unexposed_seats,
+    opening_rounding,
+    opening_seats,
+    record_dealer_action,
+    void,
+    with_seat,
+)
 from tables.rules.hands import FiveCardCategory, FiveCardHand, evaluate_five
-from tables.rules.money import RoundingPolicy, rounding_policy
+from tables.rules.irregularities import Remedies, StubRemedy, count_stub, report_irregularity
+from tables.rules.money import RoundingPolicy
 from tables.rules.rulesets import (
     CRISS_CROSS_POKER,
     CrissCrossRuleSet,
@@ -219,10 +233,6 @@ class CrissCrossState(NamedTuple):
         return self.pending[0] if self.pending else None
 
 
-def _card_bit(card: Card) -> int:
-    return 1 << card.index
-
-
 # ---------------------------------------------------------------- opening
 
 
@@ -247,10 +257,7 @@ def open_round(
         )
     if len(event.seats) > ruleset.max_seats or max(event.seats, default=1) > ruleset.max_seats:
         raise RuleViolation(section("2(a)"), "no more than six betting positions", "seats")
-    try:
-        rounding = rounding_policy(event.rounding)
-    except ValueError as error:
-        raise RuleViolation("round.opened", str(error), "rounding") from None
+    rounding = opening_rounding(event)
     pair_of_tens = ruleset.pair_of_tens_middle_bets
     if event.pair_of_tens_middle_bets is not None:
         if pair_of_tens is None:
@@ -287,10 +294,7 @@ def open_round(
             )
     if event.five_card_bonus_offered is None:  # pragma: no cover - typed as bool
         raise RuleViolation(section("7(e)"), "missing", "five_card_bonus_offered")
-    seats = {
-        seat: SeatState(seat=seat, player=player, wagers={})
-        for seat, player in sorted(zip(event.seats, event.players, strict=True))
-    }
+    seats = opening_seats(event, SeatState)
     return CrissCrossState(
         ruleset=ruleset,
         opened=event,
@@ -405,7 +409,7 @@ def _verify_deal(state: CrissCrossState, event: CardDealt) -> Refusal | None:
         return Refusal(section(_dealing_sections(state)[0]), 'deal only after "no more bets"', None)
     if state.phase is not Phase.DEALING:
         return Refusal(section(deal), "dealing is complete", None)
-    if state.used_cards & _card_bit(event.card):
+    if state.used_cards & card_bit(event.card):
         return Refusal(section("3(a)"), f"{event.card} is already in play this round", "card")
     if event.recipient is Recipient.DEALER:
         return Refusal(
@@ -454,11 +458,7 @@ def _verify_expose(state: CrissCrossState, event: CardExposed) -> Refusal | None
         seat = state.seats.get(event.seat or 0)
         if seat is None or not seat.active:
             return Refusal(section("11(g)"), "only remaining players' cards are turned", "seat")
-        later = [
-            other.seat
-            for other in state.seats.values()
-            if other.active and other.seat > seat.seat and not all(other.exposed)
-        ]
+        later = later_unexposed_seats(state, seat.seat)
         if later:
             return Refusal(
                 section("11(g)"),
@@ -503,7 +503,7 @@ def _verify_irregularity(state: CrissCrossState, event: IrregularityReported) ->
     if event.kind is IrregularityKind.CARD_FACE_UP_IN_DECK and event.card is None:
         return Refusal(state.section("13(a)"), "name the card found face up", "card")
     if event.kind is IrregularityKind.CARD_FACE_UP_IN_DECK and (
-        state.used_cards & _card_bit(event.card)  # type: ignore[arg-type]
+        state.used_cards & card_bit(event.card)  # type: ignore[arg-type]
     ):
         return Refusal(state.section("3(a)"), f"{event.card} is already in play", "card")
     if event.kind is IrregularityKind.PLAYER_LEFT_TABLE and event.seat not in state.seats:
@@ -517,13 +517,9 @@ def _verify_close(state: CrissCrossState, event: RoundClosed) -> Refusal | None:
     if state.phase is not Phase.SETTLEMENT:
         return Refusal(state.section("11(i)"), "the round is not yet settled", None)
     if Automation.EXPOSE_PLAYER_CARDS not in state.automations:
-        hidden = [
-            seat.seat for seat in state.seats.values() if seat.active and not all(seat.exposed)
-        ]
-        if hidden:
-            return Refusal(
-                state.section("11(g)"), f"seat {hidden[0]}'s cards were not turned", None
-            )
+        hidden = first_hidden_seat(state)
+        if hidden is not None:
+            return Refusal(state.section("11(g)"), f"seat {hidden}'s cards were not turned", None)
     return None
 
 
@@ -533,14 +529,7 @@ def verify(state: CrissCrossState, event: Event) -> Refusal | None:
     >>> verify.__name__
     'verify'
     """
-    if state.phase in _TERMINAL:
-        return Refusal(state.section("11(i)"), "the round is closed", None)
-    handler = _VERIFIERS.get(type(event))
-    if handler is None:
-        return Refusal("round", f"{event.TYPE} does not belong in a Criss-Cross round", None)
-    if state.phase is Phase.VOIDED and type(event) not in _AFTER_VOID:
-        return Refusal(state.void_section or state.section("13"), "the round is void", None)
-    return handler(state, event)
+    return _MACHINE.verify(state, event)
 
 
 def can_apply(state: CrissCrossState, event: Event) -> bool:
@@ -551,19 +540,13 @@ def can_apply(state: CrissCrossState, event: Event) -> bool:
 # ------------------------------------------------------------------- apply
 
 
-def _with_seat(state: CrissCrossState, seat: SeatState, **changes: object) -> CrissCrossState:
-    seats = dict(state.seats)
-    seats[seat.seat] = seat
-    return state._replace(seats=seats, **changes)
-
-
 def _place_wager(state: CrissCrossState, event: WagerPlaced) -> CrissCrossState:
     seat = state.seats[event.seat]
     wagers = dict(seat.wagers)
     wagers[event.wager] = event.amount_cents
     seat = seat._replace(wagers=wagers)
     if state.phase is Phase.WAGERING:
-        return _with_seat(state, seat)
+        return with_seat(state, seat)
     return _after_decision(state, seat)
 
 
@@ -572,7 +555,7 @@ def _fold(state: CrissCrossState, event: PlayerFolded) -> CrissCrossState:
 
 
 def _after_decision(state: CrissCrossState, seat: SeatState) -> CrissCrossState:
-    state = _with_seat(
+    state = with_seat(
         state, seat, pending=state.pending[1:], decisions_made=state.decisions_made + 1
     )
     if state.pending:
@@ -591,7 +574,7 @@ def _no_more_bets(state: CrissCrossState, event: NoMoreBets) -> CrissCrossState:
 
 
 def _deal(state: CrissCrossState, event: CardDealt) -> CrissCrossState:
-    bit = _card_bit(event.card)
+    bit = card_bit(event.card)
     if event.recipient is Recipient.COMMUNITY:
         assert event.position is not None
         index = _INDEX[event.position]
@@ -604,7 +587,7 @@ def _deal(state: CrissCrossState, event: CardDealt) -> CrissCrossState:
     else:
         seat = state.seats[event.seat or 0]
         hole = (event.card, seat.hole[1]) if event.hole == 1 else (seat.hole[0], event.card)
-        state = _with_seat(
+        state = with_seat(
             state,
             seat._replace(hole=hole),
             used_cards=state.used_cards | bit,
@@ -661,116 +644,50 @@ def _expose(state: CrissCrossState, event: CardExposed) -> CrissCrossState:
         return state
     seat = state.seats[event.seat or 0]
     flags = (True, seat.exposed[1]) if event.hole == 1 else (seat.exposed[0], True)
-    return _with_seat(state, seat._replace(exposed=flags))
-
-
-def _count_stub(state: CrissCrossState, event: StubCounted) -> CrissCrossState:
-    state = state._replace(stub_counted=True)
-    expected = state.ruleset.cards_in_deck - state.cards_dealt - len(state.face_up_found)
-    section = state.section(_dealing_sections(state)[2])
-    if event.misdeal_found:
-        return _void(state, section, "stub count: cards misdealt but 52 remain in the deck")
-    if event.stub_count != expected:
-        state = _void(
-            state,
-            section,
-            f"stub count {event.stub_count}, expected {expected}, no misdeal: deck removed",
-        )
-        return state._replace(deck_removal_required=True)
-    return state
+    return with_seat(state, seat._replace(exposed=flags))
 
 
 def _void(state: CrissCrossState, section: str, reason: str) -> CrissCrossState:
-    if state.phase is Phase.VOIDED:
-        return state
-    return state._replace(
-        phase=Phase.VOIDED,
-        pending=(),
-        void_section=section,
-        void_reason=reason,
-        reshuffle_required=True,
-    )
+    return void(state, Phase.VOIDED, section, reason)  # type: ignore[no-any-return]
+
+
+def _count_stub(state: CrissCrossState, event: StubCounted) -> CrissCrossState:
+    section = state.section(_dealing_sections(state)[2])
+    return count_stub(state, event, section=section, remedy=_STUB_REMEDY, void=_void)  # type: ignore[no-any-return]
 
 
 def _irregularity(state: CrissCrossState, event: IrregularityReported) -> CrissCrossState:
-    section = state.section
-    kind = event.kind
-    state = state._replace(notes=(*state.notes, f"{kind}: {event.note}".rstrip(": ")))
-    if kind is IrregularityKind.CARD_FACE_UP_IN_DECK:
-        assert event.card is not None
-        state = state._replace(
-            face_up_found=(*state.face_up_found, event.card),
-            used_cards=state.used_cards | _card_bit(event.card),
-        )
-        if len(state.face_up_found) > 1:
-            return _void(state, section("13(a)"), "more than one card found face up")
-        return state
-    if kind is IrregularityKind.INCORRECT_CARD_COUNT:
-        return _void(state, section("13(c)"), "a player or the community area had a wrong count")
-    if kind is IrregularityKind.COMMUNITY_CARD_EXPOSED_EARLY:
-        return _void(state, section("13(d)"), "a community card was exposed before its reveal")
-    if kind is IrregularityKind.SHOE_MALFUNCTION:
-        return _void(state, section("13(f)"), "the automated dealing shoe failed during the round")
-    if kind is IrregularityKind.SHUFFLER_MALFUNCTION:
-        return state._replace(reshuffle_required=True)
-    if kind is IrregularityKind.PLAYER_LEFT_TABLE:
+    state = report_irregularity(state, event, remedies=_REMEDIES, void=_void)
+    if event.kind is IrregularityKind.PLAYER_LEFT_TABLE:
         seat = state.seats[event.seat or 0]._replace(abandoned=True)
-        state = _with_seat(state, seat, pending=tuple(s for s in state.pending if s != seat.seat))
+        state = with_seat(state, seat, pending=tuple(s for s in state.pending if s != seat.seat))
         if state.phase in _DECISIONS and not state.pending:
             return _end_decision(state)
-        return state
-    # CARD_DRAWN_IN_ERROR (13(b)): used as the next card, nothing else changes.
-    # DEVICE_OUT_OF_ORDER (13(g)): a table fact recorded for the floor.
     return state
 
 
-def _voided_by_floor(state: CrissCrossState, event: RoundVoided) -> CrissCrossState:
-    return _void(state, "floor", event.reason)
-
-
-def _dealer_action(state: CrissCrossState, event: Event) -> CrissCrossState:
-    return state._replace(dealer_actions=(*state.dealer_actions, event))
-
-
-def _close(state: CrissCrossState, event: RoundClosed) -> CrissCrossState:
-    return state._replace(phase=Phase.CLOSED)
-
-
-_VERIFIERS = {
-    WagerPlaced: _verify_wager,
-    NoMoreBets: _verify_no_more_bets,
-    CardDealt: _verify_deal,
-    CardExposed: _verify_expose,
-    StubCounted: _verify_stub,
-    PlayerFolded: _verify_fold,
-    IrregularityReported: _verify_irregularity,
-    RoundVoided: lambda state, event: None,
-    DealerPaid: _verify_dealer_action,
-    DealerCollected: _verify_dealer_action,
-    WagerReturned: _verify_dealer_action,
-    RoundClosed: _verify_close,
-}
-_APPLIERS = {
-    WagerPlaced: _place_wager,
-    NoMoreBets: _no_more_bets,
-    CardDealt: _deal,
-    CardExposed: _expose,
-    StubCounted: _count_stub,
-    PlayerFolded: _fold,
-    IrregularityReported: _irregularity,
-    RoundVoided: _voided_by_floor,
-    DealerPaid: _dealer_action,
-    DealerCollected: _dealer_action,
-    WagerReturned: _dealer_action,
-    RoundClosed: _close,
-}
-_AFTER_VOID = (
-    DealerPaid,
-    DealerCollected,
-    WagerReturned,
-    RoundClosed,
-    RoundVoided,
-    IrregularityReported,
+_STUB_REMEDY = StubRemedy(
+    misdeal="stub count: cards misdealt but 52 remain in the deck",
+    mismatch="stub count {counted}, expected {expected}, no misdeal: deck removed",
+)
+# § .13: CARD_DRAWN_IN_ERROR (13(b)) is used as the next card and DEVICE_OUT_OF_ORDER
+# (13(g)) is a table fact for the floor; neither changes the round.
+_REMEDIES = Remedies(
+    face_up="13(a)",
+    voids={
+        IrregularityKind.INCORRECT_CARD_COUNT: (
+            "13(c)",
+            "a player or the community area had a wrong count",
+        ),
+        IrregularityKind.COMMUNITY_CARD_EXPOSED_EARLY: (
+            "13(d)",
+            "a community card was exposed before its reveal",
+        ),
+        IrregularityKind.SHOE_MALFUNCTION: (
+            "13(f)",
+            "the automated dealing shoe failed during the round",
+        ),
+    },
 )
 
 
@@ -779,10 +696,7 @@ def apply(state: CrissCrossState, event: Event) -> CrissCrossState:
 
     :raises RuleViolation: naming the section when the regulation forbids it.
     """
-    refusal = verify(state, event)
-    if refusal is not None:
-        raise RuleViolation.from_refusal(refusal)
-    return _APPLIERS[type(event)](state, event)  # type: ignore[operator]
+    return _MACHINE.apply(state, event)  # type: ignore[no-any-return]
 
 
 # -------------------------------------------------------------- settlement
@@ -877,17 +791,7 @@ def _table_line(
 def _simple(
     seat: SeatState, wager: Wager, outcome: Outcome, section: str, note: str | None = None
 ) -> SettlementLine:
-    stake = seat.wagers[wager]
-    return SettlementLine(
-        seat=seat.seat,
-        player=seat.player,
-        wager=wager,
-        stake_cents=stake,
-        outcome=outcome,
-        amount_cents=stake,
-        section=section,
-        notes=(note,) if note else (),
-    )
+    return plain_line(seat, wager, outcome, section, notes=(note,) if note else ())
 
 
 def _seat_lines(state: CrissCrossState, seat: SeatState, complete: bool) -> list[SettlementLine]:
@@ -1068,17 +972,28 @@ def required_settlement(state: CrissCrossState) -> Settlement:
     return Settlement(lines=limited, complete=complete, **common)  # type: ignore[arg-type]
 
 
-class _Rules:
-    """The engine registration of this game."""
-
-    def open(self, event: RoundOpened, automations: frozenset[Automation]) -> CrissCrossState:
-        return open_round(event, automations)
-
-    def apply(self, state: CrissCrossState, event: Event) -> CrissCrossState:
-        return apply(state, event)
-
-    def required_settlement(self, state: CrissCrossState) -> Settlement:
-        return required_settlement(state)
-
-
-register_game(GAME, CrissCrossState, _Rules())
+_MACHINE = GameMachine(
+    name="Criss-Cross",
+    open=open_round,
+    required_settlement=required_settlement,
+    steps={
+        WagerPlaced: (_verify_wager, _place_wager),
+        NoMoreBets: (_verify_no_more_bets, _no_more_bets),
+        CardDealt: (_verify_deal, _deal),
+        CardExposed: (_verify_expose, _expose),
+        StubCounted: (_verify_stub, _count_stub),
+        PlayerFolded: (_verify_fold, _fold),
+        IrregularityReported: (_verify_irregularity, _irregularity),
+        RoundVoided: (None, lambda state, event: _void(state, "floor", event.reason)),
+        DealerPaid: (_verify_dealer_action, record_dealer_action),
+        DealerCollected: (_verify_dealer_action, record_dealer_action),
+        WagerReturned: (_verify_dealer_action, record_dealer_action),
+        RoundClosed: (_verify_close, lambda state, event: state._replace(phase=Phase.CLOSED)),
+    },
+    closed=Phase.CLOSED,
+    voided=Phase.VOIDED,
+    closed_section="11(i)",
+    void_section="13",
+    after_void=(*AFTER_VOID, IrregularityReported),
+)
+register_game(GAME, CrissCrossState, _MACHINE)
