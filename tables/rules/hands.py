@@ -420,8 +420,8 @@ def _build_table(
 
 
 # Five cards of one suit set bit 5 of the suit's field (see tables.rules.cards).
-_FIVE_CARD_STRENGTH: Final[dict[int, int]]
-_FIVE_CARD_HANDS: Final[tuple[FiveCardHand, ...]]
+_FIVE_CARD_STRENGTH: dict[int, int]
+_FIVE_CARD_HANDS: tuple[FiveCardHand, ...]
 _FIVE_CARD_STRENGTH, _FIVE_CARD_HANDS = _build_table(
     size=5, classify=_classify_five, make_hand=FiveCardHand, flush_bit=FLUSH_BITS[0]
 )
@@ -431,8 +431,8 @@ _THREE_CARD_FLUSH_BIT: Final = 1 << (RANK_SUM_BITS + 4)
 _THREE_CARD_MASK: Final = (1 << RANK_SUM_BITS) - 1 | sum(
     _THREE_CARD_FLUSH_BIT << SUIT_FIELD_BITS * suit_index for suit_index in range(4)
 )
-_THREE_CARD_STRENGTH: Final[dict[int, int]]
-_THREE_CARD_HANDS: Final[tuple[ThreeCardHand, ...]]
+_THREE_CARD_STRENGTH: dict[int, int]
+_THREE_CARD_HANDS: tuple[ThreeCardHand, ...]
 _THREE_CARD_STRENGTH, _THREE_CARD_HANDS = _build_table(
     size=3, classify=_classify_three, make_hand=ThreeCardHand, flush_bit=_THREE_CARD_FLUSH_BIT
 )

@@ -275,7 +275,7 @@ def test_five_card_hands_are_ordered_values() -> None:
     assert weaker != stronger and hash(weaker) != hash(stronger)
     assert weaker != three("2h 2c 3d")
     with pytest.raises(TypeError):
-        _ = weaker < three("2h 2c 3d")  # type: ignore[operator]
+        _ = weaker < three("2h 2c 3d")
 
 
 # --- Five-card hands: input checks ---------------------------------------------------------
