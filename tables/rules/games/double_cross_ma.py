@@ -31,6 +31,7 @@ from tables.rules.engine import (
     SettlementLine,
     apply_payout_limit,
     lookup,
+    plain_line,
     register_game,
     win_line,
 )
@@ -58,8 +59,21 @@ from tables.rules.events import (
     WagerPlaced,
     WagerReturned,
 )
+from tables.rules.games._shared import (
+    AFTER_VOID,
+    GameMachine,
+    card_bit,
+    first_hidden_seat,
+    later_unexposed_seats,
+    opening_rounding,
+    opening_seats,
+    record_dealer_action,
+    void,
+    with_seat,
+)
 from tables.rules.hands import FiveCardHand, evaluate_five, evaluate_three
-from tables.rules.money import RoundingPolicy, rounding_policy
+from tables.rules.irregularities import Remedies, StubRemedy, count_stub, report_irregularity
+from tables.rules.money import RoundingPolicy
 from tables.rules.rulesets import (
     DOUBLE_CROSS_POKER,
     DoubleCrossRuleSet,
@@ -203,14 +217,8 @@ def open_round(
         raise RuleViolation(
             S + "11(d)", "the payout limit must be at least $60,000", "payout_limit_cents"
         )
-    try:
-        rounding = rounding_policy(event.rounding)
-    except ValueError as error:
-        raise RuleViolation("round.opened", str(error), "rounding") from None
-    seats = {
-        seat: SeatState(seat=seat, player=player, wagers={})
-        for seat, player in sorted(zip(event.seats, event.players, strict=True))
-    }
+    rounding = opening_rounding(event)
+    seats = opening_seats(event, SeatState)
     return DoubleCrossState(
         ruleset=ruleset,
         opened=event,
@@ -219,10 +227,6 @@ def open_round(
         phase=Phase.WAGERING,
         seats=seats,
     )
-
-
-def _bit(card: Card) -> int:
-    return 1 << card.index
 
 
 # ------------------------------------------------------------- verification
@@ -259,7 +263,7 @@ def _verify_deal(state: DoubleCrossState, event: CardDealt) -> Refusal | None:
         return Refusal(S + announce, 'deal only after "No more bets"')
     if state.phase is not Phase.DEALING:
         return Refusal(S + deal, "dealing is complete")
-    if state.used_cards & _bit(event.card):
+    if state.used_cards & card_bit(event.card):
         return Refusal(S + "2(a)", f"{event.card} is already in play this round", "card")
     players = [seat for _, seat in sorted(state.seats.items()) if seat.participating]
     if event.recipient is Recipient.PLAYER:
@@ -317,11 +321,7 @@ def _verify_expose(state: DoubleCrossState, event: CardExposed) -> Refusal | Non
         seat = state.seats.get(event.seat or 0)
         if state.phase is not Phase.SETTLEMENT or seat is None or not seat.active:
             return Refusal(S + "10(f)", "remaining players' cards are turned at settlement", "seat")
-        later = [
-            other.seat
-            for other in state.seats.values()
-            if other.active and other.seat > seat.seat and not all(other.exposed)
-        ]
+        later = later_unexposed_seats(state, seat.seat)
         if later:
             return Refusal(S + "10(f)", f"counterclockwise: seat {max(later)} first", "seat")
         hole = event.hole or 1
@@ -383,7 +383,7 @@ def _verify_dealer_action(state: DoubleCrossState, event: Event) -> Refusal | No
 
 def _verify_irregularity(state: DoubleCrossState, event: IrregularityReported) -> Refusal | None:
     if event.kind is IrregularityKind.CARD_FACE_UP_IN_DECK and (
-        event.card is None or state.used_cards & _bit(event.card)
+        event.card is None or state.used_cards & card_bit(event.card)
     ):
         return Refusal(S + "12(a)", "name a card not already in play", "card")
     return None
@@ -395,24 +395,15 @@ def _verify_close(state: DoubleCrossState, event: RoundClosed) -> Refusal | None
     if state.phase is not Phase.SETTLEMENT:
         return Refusal(S + "10(h)", "the round is not yet settled")
     if Automation.EXPOSE_PLAYER_CARDS not in state.automations:
-        hidden = [
-            seat.seat for seat in state.seats.values() if seat.active and not all(seat.exposed)
-        ]
-        if hidden:
-            return Refusal(S + "10(f)", f"seat {hidden[0]}'s cards were not turned")
+        hidden = first_hidden_seat(state)
+        if hidden is not None:
+            return Refusal(S + "10(f)", f"seat {hidden}'s cards were not turned")
     return None
 
 
 def verify(state: DoubleCrossState, event: Event) -> Refusal | None:
     """Return why ``event`` may not follow ``state``, or ``None``."""
-    if state.phase is Phase.CLOSED:
-        return Refusal(S + "10(h)", "the round is closed")
-    handler = _VERIFIERS.get(type(event))
-    if handler is None:
-        return Refusal("round", f"{event.TYPE} does not belong in a Double Cross round")
-    if state.phase is Phase.VOIDED and type(event) not in _AFTER_VOID:
-        return Refusal(state.void_section or S + "12", "the round is void")
-    return handler(state, event)
+    return _MACHINE.verify(state, event)
 
 
 def can_apply(state: DoubleCrossState, event: Event) -> bool:
@@ -423,15 +414,9 @@ def can_apply(state: DoubleCrossState, event: Event) -> bool:
 # ------------------------------------------------------------------- apply
 
 
-def _with_seat(state: DoubleCrossState, seat: SeatState, **changes: object) -> DoubleCrossState:
-    seats = dict(state.seats)
-    seats[seat.seat] = seat
-    return state._replace(seats=seats, **changes)
-
-
 def _place_wager(state: DoubleCrossState, event: WagerPlaced) -> DoubleCrossState:
     seat = state.seats[event.seat]
-    return _with_seat(state, seat._replace(wagers={**seat.wagers, event.wager: event.amount_cents}))
+    return with_seat(state, seat._replace(wagers={**seat.wagers, event.wager: event.amount_cents}))
 
 
 def _no_more_bets(state: DoubleCrossState, event: NoMoreBets) -> DoubleCrossState:
@@ -441,13 +426,13 @@ def _no_more_bets(state: DoubleCrossState, event: NoMoreBets) -> DoubleCrossStat
 
 def _deal(state: DoubleCrossState, event: CardDealt) -> DoubleCrossState:
     changes: dict[str, object] = {
-        "used_cards": state.used_cards | _bit(event.card),
+        "used_cards": state.used_cards | card_bit(event.card),
         "cards_dealt": state.cards_dealt + 1,
     }
     if event.recipient is Recipient.PLAYER:
         seat = state.seats[event.seat or 0]
         hole = (event.card, seat.hole[1]) if event.hole == 1 else (seat.hole[0], event.card)
-        state = _with_seat(state, seat._replace(hole=hole), **changes)
+        state = with_seat(state, seat._replace(hole=hole), **changes)
     elif event.recipient is Recipient.DEALER:
         dealer = (event.card, state.dealer[1]) if event.hole == 1 else (state.dealer[0], event.card)
         state = state._replace(dealer=dealer, **changes)
@@ -521,13 +506,13 @@ def _expose(state: DoubleCrossState, event: CardExposed) -> DoubleCrossState:
         return state._replace(phase=Phase.SETTLEMENT) if all(flags) else state
     seat = state.seats[event.seat or 0]
     flags = (True, seat.exposed[1]) if event.hole == 1 else (seat.exposed[0], True)
-    return _with_seat(state, seat._replace(exposed=flags))
+    return with_seat(state, seat._replace(exposed=flags))
 
 
 def _elect(state: DoubleCrossState, event: ThreeCardElection) -> DoubleCrossState:
     seat = state.seats[event.seat]._replace(exposed_for_three_card=event.expose)
     pending = tuple(number for number in state.pending if number != event.seat)
-    state = _with_seat(state, seat, pending=pending)
+    state = with_seat(state, seat, pending=pending)
     return state if pending else _begin_play_decision(state)
 
 
@@ -545,115 +530,42 @@ def _decide(state: DoubleCrossState, event: PlayerFolded | PlayDeclared) -> Doub
             alignment=event.alignment,
             spoken_alignment=event.spoken_alignment,
         )
-    state = _with_seat(state, seat, pending=state.pending[1:])
+    state = with_seat(state, seat, pending=state.pending[1:])
     return state if state.pending else _begin_reveal(state, Phase.FINAL_REVEAL)
 
 
-def _count_stub(state: DoubleCrossState, event: StubCounted) -> DoubleCrossState:
-    state = state._replace(stub_counted=True)
-    expected = state.ruleset.cards_in_deck - state.cards_dealt - len(state.face_up_found)
-    if event.misdeal_found:
-        return _void(state, S + "7(e)(2)", "cards misdealt but 52 remain in the deck")
-    if event.stub_count != expected:
-        state = _void(
-            state,
-            S + "7(e)(2)",
-            f"stub count {event.stub_count}, expected {expected}: deck removed",
-        )
-        return state._replace(deck_removal_required=True)
-    return state
-
-
 def _void(state: DoubleCrossState, section: str, reason: str) -> DoubleCrossState:
-    if state.phase is Phase.VOIDED:
-        return state
-    return state._replace(
-        phase=Phase.VOIDED,
-        pending=(),
-        void_section=section,
-        void_reason=reason,
-        reshuffle_required=True,
-    )
+    return void(state, Phase.VOIDED, section, reason)  # type: ignore[no-any-return]
+
+
+def _count_stub(state: DoubleCrossState, event: StubCounted) -> DoubleCrossState:
+    return count_stub(state, event, section=S + "7(e)(2)", remedy=_STUB_REMEDY, void=_void)  # type: ignore[no-any-return]
 
 
 def _irregularity(state: DoubleCrossState, event: IrregularityReported) -> DoubleCrossState:
-    kind = event.kind
-    state = state._replace(notes=(*state.notes, f"{kind}: {event.note}".rstrip(": ")))
-    if kind is IrregularityKind.CARD_FACE_UP_IN_DECK:
-        assert event.card is not None
-        state = state._replace(
-            face_up_found=(*state.face_up_found, event.card),
-            used_cards=state.used_cards | _bit(event.card),
-        )
-        if len(state.face_up_found) > 1:
-            return _void(state, S + "12(a)", "more than one card found face up")
-        return state
-    if kind is IrregularityKind.INCORRECT_CARD_COUNT:
-        return _void(state, S + "12(c)", "a player or a card area had a wrong count")
-    if kind is IrregularityKind.SHOE_MALFUNCTION:
-        return _void(state, S + "12(e)", "the automated dealing shoe failed during the round")
-    if kind is IrregularityKind.SHUFFLER_MALFUNCTION:
-        return state._replace(reshuffle_required=True)
-    if kind in (
-        IrregularityKind.COMMUNITY_CARD_EXPOSED_EARLY,
-        IrregularityKind.DEALER_CARD_EXPOSED_EARLY,
-    ):
-        note = f"{kind}: no Double Cross rule covers it; referred to the floor"
-        return state._replace(notes=(*state.notes, note))
-    return state
+    return report_irregularity(state, event, remedies=_REMEDIES, void=_void)  # type: ignore[no-any-return]
 
 
-def _voided_by_floor(state: DoubleCrossState, event: RoundVoided) -> DoubleCrossState:
-    return _void(state, "floor", event.reason)
-
-
-def _dealer_action(state: DoubleCrossState, event: Event) -> DoubleCrossState:
-    return state._replace(dealer_actions=(*state.dealer_actions, event))
-
-
-def _close(state: DoubleCrossState, event: RoundClosed) -> DoubleCrossState:
-    return state._replace(phase=Phase.CLOSED)
-
-
-_VERIFIERS = {
-    WagerPlaced: _verify_wager,
-    NoMoreBets: _verify_no_more_bets,
-    CardDealt: _verify_deal,
-    CardExposed: _verify_expose,
-    StubCounted: _verify_stub,
-    ThreeCardElection: _verify_election,
-    PlayerFolded: _verify_decision,
-    PlayDeclared: _verify_decision,
-    IrregularityReported: _verify_irregularity,
-    RoundVoided: lambda state, event: None,
-    DealerPaid: _verify_dealer_action,
-    DealerCollected: _verify_dealer_action,
-    WagerReturned: _verify_dealer_action,
-    RoundClosed: _verify_close,
-}
-_APPLIERS = {
-    WagerPlaced: _place_wager,
-    NoMoreBets: _no_more_bets,
-    CardDealt: _deal,
-    CardExposed: _expose,
-    StubCounted: _count_stub,
-    ThreeCardElection: _elect,
-    PlayerFolded: _decide,
-    PlayDeclared: _decide,
-    IrregularityReported: _irregularity,
-    RoundVoided: _voided_by_floor,
-    DealerPaid: _dealer_action,
-    DealerCollected: _dealer_action,
-    WagerReturned: _dealer_action,
-    RoundClosed: _close,
-}
-_AFTER_VOID = (
-    DealerPaid,
-    DealerCollected,
-    WagerReturned,
-    RoundClosed,
-    RoundVoided,
-    IrregularityReported,
+_STUB_REMEDY = StubRemedy(
+    misdeal="cards misdealt but 52 remain in the deck",
+    mismatch="stub count {counted}, expected {expected}: deck removed",
+)
+_REMEDIES = Remedies(
+    face_up="12(a)",
+    voids={
+        IrregularityKind.INCORRECT_CARD_COUNT: (
+            "12(c)",
+            "a player or a card area had a wrong count",
+        ),
+        IrregularityKind.SHOE_MALFUNCTION: (
+            "12(e)",
+            "the automated dealing shoe failed during the round",
+        ),
+    },
+    referred=frozenset(
+        {IrregularityKind.COMMUNITY_CARD_EXPOSED_EARLY, IrregularityKind.DEALER_CARD_EXPOSED_EARLY}
+    ),
+    referred_note="{kind}: no Double Cross rule covers it; referred to the floor",
 )
 
 
@@ -662,10 +574,7 @@ def apply(state: DoubleCrossState, event: Event) -> DoubleCrossState:
 
     :raises RuleViolation: naming the section when the rules forbid it.
     """
-    refusal = verify(state, event)
-    if refusal is not None:
-        raise RuleViolation.from_refusal(refusal)
-    return _APPLIERS[type(event)](state, event)  # type: ignore[operator]
+    return _MACHINE.apply(state, event)  # type: ignore[no-any-return]
 
 
 # -------------------------------------------------------------- settlement
@@ -710,18 +619,7 @@ def _plain(
     hand: str | None = None,
     notes: tuple[str, ...] = (),
 ) -> SettlementLine:
-    stake = seat.wagers[wager]
-    return SettlementLine(
-        seat=seat.seat,
-        player=seat.player,
-        wager=wager,
-        stake_cents=stake,
-        outcome=outcome,
-        amount_cents=stake,
-        section=section,
-        hand=hand,
-        notes=notes,
-    )
+    return plain_line(seat, wager, outcome, section, hand, notes)
 
 
 def _three_card_line(state: DoubleCrossState, seat: SeatState) -> SettlementLine:
@@ -878,17 +776,30 @@ def required_settlement(state: DoubleCrossState) -> Settlement:
     return Settlement(lines=limited, complete=complete, **common)  # type: ignore[arg-type]
 
 
-class _Rules:
-    """The engine registration of this game."""
-
-    def open(self, event: RoundOpened, automations: frozenset[Automation]) -> DoubleCrossState:
-        return open_round(event, automations)
-
-    def apply(self, state: DoubleCrossState, event: Event) -> DoubleCrossState:
-        return apply(state, event)
-
-    def required_settlement(self, state: DoubleCrossState) -> Settlement:
-        return required_settlement(state)
-
-
-register_game(GAME, DoubleCrossState, _Rules())
+_MACHINE = GameMachine(
+    name="Double Cross",
+    open=open_round,
+    required_settlement=required_settlement,
+    steps={
+        WagerPlaced: (_verify_wager, _place_wager),
+        NoMoreBets: (_verify_no_more_bets, _no_more_bets),
+        CardDealt: (_verify_deal, _deal),
+        CardExposed: (_verify_expose, _expose),
+        StubCounted: (_verify_stub, _count_stub),
+        ThreeCardElection: (_verify_election, _elect),
+        PlayerFolded: (_verify_decision, _decide),
+        PlayDeclared: (_verify_decision, _decide),
+        IrregularityReported: (_verify_irregularity, _irregularity),
+        RoundVoided: (None, lambda state, event: _void(state, "floor", event.reason)),
+        DealerPaid: (_verify_dealer_action, record_dealer_action),
+        DealerCollected: (_verify_dealer_action, record_dealer_action),
+        WagerReturned: (_verify_dealer_action, record_dealer_action),
+        RoundClosed: (_verify_close, lambda state, event: state._replace(phase=Phase.CLOSED)),
+    },
+    closed=Phase.CLOSED,
+    voided=Phase.VOIDED,
+    closed_section="10(h)",
+    void_section="12",
+    after_void=(*AFTER_VOID, IrregularityReported),
+)
+register_game(GAME, DoubleCrossState, _MACHINE)
