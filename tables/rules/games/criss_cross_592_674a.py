@@ -32,10 +32,8 @@ from tables.rules.engine import (
     Settlement,
     SettlementLine,
     apply_payout_limit,
-    lookup,
     plain_line,
     register_game,
-    win_line,
 )
 from tables.rules.events import (
     CardDealt,
@@ -77,7 +75,14 @@ from tables.rules.rulesets import (
     CRISS_CROSS_POKER,
     CrissCrossRuleSet,
     PairOfTensMiddleBets,
+    PayLine,
     get_ruleset,
+)
+from tables.rules.settlement import (
+    counterclockwise,
+    pay_table_line,
+    returned_lines,
+    settlement_header,
 )
 
 __all__ = [
@@ -735,56 +740,22 @@ def _table_line(
     table_section: str,
     lose_section: str,
     win_section: str,
-    table: object,
+    table: tuple[PayLine, ...],
 ) -> SettlementLine:
-    stake = seat.wagers[wager]
-    match = lookup(table, hand.category, _pair_rank(hand))  # type: ignore[arg-type]
-    notes: tuple[str, ...] = ()
-    line = match.line
-    if match.conflict:
-        choice = state.pair_of_tens or PairOfTensMiddleBets.PUSH
-        wanted_push = choice is PairOfTensMiddleBets.PUSH
-        line = next(item for item in match.conflict if (item.odds is None) == wanted_push)
-        labels = " / ".join(f"'{item.label}'" for item in match.conflict)
-        notes = (
-            f"{table_section}: hand is on {labels}; applied pair_of_tens_middle_bets={choice}",
-        )
-    if line is None:
-        return SettlementLine(
-            seat=seat.seat,
-            player=seat.player,
-            wager=wager,
-            stake_cents=stake,
-            outcome=Outcome.LOSE,
-            amount_cents=stake,
-            section=lose_section,
-            hand=described,
-        )
-    if line.odds is None:
-        return SettlementLine(
-            seat=seat.seat,
-            player=seat.player,
-            wager=wager,
-            stake_cents=stake,
-            outcome=Outcome.PUSH,
-            amount_cents=stake,
-            section=f"{win_section}; {table_section}",
-            hand=described,
-            pay_line=line.label,
-            odds="push",
-            notes=notes,
-        )
-    return win_line(
-        seat=seat.seat,
-        player=seat.player,
-        wager=wager,
-        stake_cents=stake,
-        odds=line.odds,
+    choice = state.pair_of_tens or PairOfTensMiddleBets.PUSH
+    return pay_table_line(
+        seat,
+        wager,
+        category=hand.category,
+        pair_rank=_pair_rank(hand),
+        described=described,
+        table=table,
         rounding=state.rounding,
-        section=f"{win_section}; {table_section}",
-        hand=described,
-        pay_line=line.label,
-        notes=notes,
+        table_section=table_section,
+        lose_section=lose_section,
+        win_section=win_section,
+        conflict_push=choice is PairOfTensMiddleBets.PUSH,
+        conflict_option=f"pair_of_tens_middle_bets={choice}",
     )
 
 
@@ -792,6 +763,16 @@ def _simple(
     seat: SeatState, wager: Wager, outcome: Outcome, section: str, note: str | None = None
 ) -> SettlementLine:
     return plain_line(seat, wager, outcome, section, notes=(note,) if note else ())
+
+
+# § .11(h)(1)-(2) and § .12(a)-(b): each wager settled on a hand, the hand's line,
+# and the sections of its pay table, of losing and of winning; the rule set's table.
+_HAND_WAGERS = (
+    (Wager.ANTE_ACROSS, ACROSS_LINE, "12(a)", "11(h)(1)(i)", "11(h)(1)(ii)", "ante_table"),
+    (Wager.ACROSS_BET, ACROSS_LINE, "12(b)", "11(h)(1)(i)", "11(h)(1)(ii)", "bet_table"),
+    (Wager.ANTE_DOWN, DOWN_LINE, "12(a)", "11(h)(2)(i)", "11(h)(2)(ii)", "ante_table"),
+    (Wager.DOWN_BET, DOWN_LINE, "12(b)", "11(h)(2)(i)", "11(h)(2)(ii)", "bet_table"),
+)
 
 
 def _seat_lines(state: CrissCrossState, seat: SeatState, complete: bool) -> list[SettlementLine]:
@@ -839,57 +820,20 @@ def _seat_lines(state: CrissCrossState, seat: SeatState, complete: bool) -> list
             (*seat.hole, *(state.community[_INDEX[p]] for p in ACROSS_LINE)), across
         )
         down_text = _describe((*seat.hole, *(state.community[_INDEX[p]] for p in DOWN_LINE)), down)
-        plan = (
-            (
-                Wager.ANTE_ACROSS,
-                across,
-                across_text,
-                "12(a)",
-                "11(h)(1)(i)",
-                "11(h)(1)(ii)",
-                ruleset.ante_table,
-            ),
-            (
-                Wager.ACROSS_BET,
-                across,
-                across_text,
-                "12(b)",
-                "11(h)(1)(i)",
-                "11(h)(1)(ii)",
-                ruleset.bet_table,
-            ),
-            (
-                Wager.ANTE_DOWN,
-                down,
-                down_text,
-                "12(a)",
-                "11(h)(2)(i)",
-                "11(h)(2)(ii)",
-                ruleset.ante_table,
-            ),
-            (
-                Wager.DOWN_BET,
-                down,
-                down_text,
-                "12(b)",
-                "11(h)(2)(i)",
-                "11(h)(2)(ii)",
-                ruleset.bet_table,
-            ),
-        )
-        for wager, hand, text, table_no, lose_no, win_no, table in plan:
+        hands = {ACROSS_LINE: across_text, DOWN_LINE: down_text}
+        for wager, line, table_no, lose_no, win_no, table in _HAND_WAGERS:
             if wager in seat.wagers:
                 lines.append(
                     _table_line(
                         state,
                         seat,
                         wager,
-                        hand,
-                        text,
+                        across if line is ACROSS_LINE else down,
+                        hands[line],
                         section(table_no),
                         section(lose_no),
                         section(win_no),
-                        table,
+                        getattr(ruleset, table),
                     )
                 )
         if Wager.MIDDLE_BET in seat.wagers:
@@ -941,22 +885,13 @@ def required_settlement(state: CrissCrossState) -> Settlement:
         options.append(("pair_of_tens_middle_bets", str(state.pair_of_tens)))
     if opened.payout_limit_cents is not None:
         options.append(("payout_limit_cents", str(opened.payout_limit_cents)))
-    common = {
-        "round_id": opened.round_id,
-        "ruleset_id": state.ruleset.id,
-        "rounding": state.rounding.name,
-        "options_applied": tuple(options),
-        "notes": state.ruleset.notes if state.ruleset.unverified_sections else (),
-    }
-    seats = sorted(state.seats.values(), key=lambda seat: -seat.seat)
+    common = settlement_header(state, options)
+    common["notes"] = state.ruleset.notes if state.ruleset.unverified_sections else ()
+    seats = counterclockwise(state.seats)
     if state.void_section is not None:
         reason = state.void_reason or ""
-        lines = tuple(
-            _simple(seat, wager, Outcome.RETURNED, state.void_section, reason)
-            for seat in seats
-            for wager in _SETTLEMENT_ORDER
-            if wager in seat.wagers
-        )
+        notes = (reason,) if reason else ()
+        lines = returned_lines(seats, _SETTLEMENT_ORDER, state.void_section, notes)
         return Settlement(
             lines=lines, voided=True, void_section=state.void_section, complete=True, **common
         )  # type: ignore[arg-type]

@@ -1,0 +1,113 @@
+"""Settlement steps the games share: seat order, voids, pay-table lines, the header.
+
+Both games settle seats counterclockwise from the dealer's right, which with
+seats numbered clockwise from the dealer's left is descending seat order; a
+void returns every stake; a wager judged on a pay table loses off the table,
+pushes on a push line and otherwise wins at the line's odds.
+
+>>> from types import SimpleNamespace
+>>> seats = {1: SimpleNamespace(seat=1), 4: SimpleNamespace(seat=4), 2: SimpleNamespace(seat=2)}
+>>> [seat.seat for seat in counterclockwise(seats)]
+[4, 2, 1]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from tables.rules.engine import Outcome, SettlementLine, lookup, plain_line, win_line
+from tables.rules.events import Wager
+from tables.rules.money import RoundingPolicy
+from tables.rules.rulesets import PayLine
+
+__all__ = ["counterclockwise", "returned_lines", "settlement_header", "pay_table_line"]
+
+
+def counterclockwise(seats: Mapping[int, Any]) -> list[Any]:
+    """The seats in settlement order: from the dealer's right, descending seat number."""
+    return [seats[number] for number in sorted(seats, reverse=True)]
+
+
+def returned_lines(
+    seats: Iterable[Any], order: Iterable[Wager], section: str, notes: tuple[str, ...]
+) -> tuple[SettlementLine, ...]:
+    """Every placed wager of ``seats`` returned under ``section``, seat by seat in ``order``."""
+    order = tuple(order)
+    return tuple(
+        plain_line(seat, wager, Outcome.RETURNED, section, notes=notes)
+        for seat in seats
+        for wager in order
+        if wager in seat.wagers
+    )
+
+
+def settlement_header(state: Any, options: Iterable[tuple[str, str]]) -> dict[str, Any]:
+    """The fields every settlement of ``state`` carries besides its lines."""
+    opened = state.opened
+    return {
+        "round_id": opened.round_id,
+        "ruleset_id": state.ruleset.id,
+        "rounding": state.rounding.name,
+        "options_applied": tuple(options),
+    }
+
+
+def pay_table_line(
+    seat: Any,
+    wager: Wager,
+    *,
+    category: int,
+    pair_rank: int | None,
+    described: str,
+    table: tuple[PayLine, ...],
+    rounding: RoundingPolicy,
+    table_section: str,
+    lose_section: str,
+    win_section: str,
+    conflict_push: bool,
+    conflict_option: str,
+) -> SettlementLine:
+    """Settle ``wager`` of ``seat`` on ``table`` for a hand of ``category``.
+
+    Off the table the wager loses (``lose_section``); on a line without odds it
+    pushes, otherwise it wins at the line's odds (``win_section``). When the
+    hand lands on several lines, ``conflict_push`` picks the push line (or the
+    paying one) and the line's note names ``conflict_option``.
+    """
+    stake = seat.wagers[wager]
+    match = lookup(table, category, pair_rank)
+    notes: tuple[str, ...] = ()
+    line = match.line
+    if match.conflict:
+        line = next(item for item in match.conflict if (item.odds is None) == conflict_push)
+        labels = " / ".join(f"'{item.label}'" for item in match.conflict)
+        notes = (f"{table_section}: hand is on {labels}; applied {conflict_option}",)
+    if line is None:
+        return plain_line(seat, wager, Outcome.LOSE, lose_section, described)
+    if line.odds is None:
+        return SettlementLine(
+            seat=seat.seat,
+            player=seat.player,
+            wager=wager,
+            stake_cents=stake,
+            outcome=Outcome.PUSH,
+            amount_cents=stake,
+            section=f"{win_section}; {table_section}",
+            hand=described,
+            pay_line=line.label,
+            odds="push",
+            notes=notes,
+        )
+    return win_line(
+        seat=seat.seat,
+        player=seat.player,
+        wager=wager,
+        stake_cents=stake,
+        odds=line.odds,
+        rounding=rounding,
+        section=f"{win_section}; {table_section}",
+        hand=described,
+        pay_line=line.label,
+        notes=notes,
+    )
