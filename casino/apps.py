@@ -10,4 +10,5 @@ class CasinoConfig(AppConfig):
         from casino import checks  # noqa: F401  (registers system checks)
         from casino.permissions import sync_role_permissions
 
-        post_migrate.connect(sync_role_permissions, sender=self)
+        # Every app's post_migrate: permissions of later apps exist only by then.
+        post_migrate.connect(sync_role_permissions, dispatch_uid="casino.sync_role_permissions")

@@ -142,10 +142,10 @@ def iter_round_events(
 ) -> Iterator[RecordedEvent]:
     """Every event of the matching rounds, ordered by (stream_id, version),
     fetched page by page so memory stays flat however long the day."""
-    from audit.ledger import _COLUMNS, _select
+    from audit.ledger import _select, read_columns
 
     where, params = _opened_filter(gaming_day, table_id)
-    columns = ", ".join(f"e.{column.strip()}" for column in _COLUMNS.split(","))
+    columns = read_columns("e")
     base = (
         f"SELECT {columns} FROM ledger_event e "
         "JOIN ledger_event o ON o.stream_id = e.stream_id AND o.version = 1 "
