@@ -26,13 +26,10 @@ from typing import NamedTuple
 from tables.rules.cards import Card
 from tables.rules.engine import (
     Automation,
-    Outcome,
     Refusal,
     RuleViolation,
     Settlement,
-    SettlementLine,
     apply_payout_limit,
-    plain_line,
     register_game,
 )
 from tables.rules.events import (
@@ -68,19 +65,26 @@ from tables.rules.games._shared import (
     void,
     with_seat,
 )
-from tables.rules.hands import FiveCardCategory, FiveCardHand, evaluate_five
+from tables.rules.games.criss_cross_settlement import (  # noqa: F401 (layout re-exported)
+    ACROSS_LINE,
+    DOWN_LINE,
+    INDEX,
+    POSITIONS,
+    SETTLEMENT_ORDER,
+    across_hand,
+    down_hand,
+    seat_lines,
+)
 from tables.rules.irregularities import Remedies, StubRemedy, count_stub, report_irregularity
 from tables.rules.money import RoundingPolicy
 from tables.rules.rulesets import (
     CRISS_CROSS_POKER,
     CrissCrossRuleSet,
     PairOfTensMiddleBets,
-    PayLine,
     get_ruleset,
 )
 from tables.rules.settlement import (
     counterclockwise,
-    pay_table_line,
     returned_lines,
     settlement_header,
 )
@@ -100,17 +104,6 @@ __all__ = [
 ]
 
 GAME = CRISS_CROSS_POKER
-
-POSITIONS: tuple[Position, ...] = (
-    Position.TOP,
-    Position.ROW_1,
-    Position.CENTER,
-    Position.ROW_3,
-    Position.BOTTOM,
-)
-_INDEX = {position: index for index, position in enumerate(POSITIONS)}
-ACROSS_LINE = (Position.ROW_1, Position.CENTER, Position.ROW_3)
-DOWN_LINE = (Position.TOP, Position.CENTER, Position.BOTTOM)
 
 
 class Phase(enum.StrEnum):
@@ -164,14 +157,6 @@ _NEXT_AFTER_DECISION = {
 _PRE_NO_MORE_BETS = (Wager.ANTE_ACROSS, Wager.ANTE_DOWN, Wager.FIVE_CARD_BONUS)
 _DECISION_WAGERS = (Wager.ACROSS_BET, Wager.DOWN_BET, Wager.MIDDLE_BET)
 _TERMINAL = (Phase.CLOSED,)
-_SETTLEMENT_ORDER = (
-    Wager.ANTE_ACROSS,
-    Wager.ACROSS_BET,
-    Wager.ANTE_DOWN,
-    Wager.DOWN_BET,
-    Wager.MIDDLE_BET,
-    Wager.FIVE_CARD_BONUS,
-)
 # Section numbers of the dealing rules by dealing method:
 # (no more bets, deal, stub count wrong, when the stub is handled).
 _DEALING_SECTIONS = {
@@ -422,7 +407,7 @@ def _verify_deal(state: CrissCrossState, event: CardDealt) -> Refusal | None:
         )
     if event.recipient is Recipient.COMMUNITY:
         assert event.position is not None
-        if state.community[_INDEX[event.position]] is not None:
+        if state.community[INDEX[event.position]] is not None:
             return Refusal(
                 section("13(c)"),
                 f"{event.position} already holds a card; report the count",
@@ -453,7 +438,7 @@ def _verify_expose(state: CrissCrossState, event: CardExposed) -> Refusal | None
                 f"{event.position} is not due to be turned now; report an irregularity",
                 "position",
             )
-        index = _INDEX[event.position]
+        index = INDEX[event.position]
         if state.community_exposed[index]:
             return Refusal(section(reveal[1]), f"{event.position} is already face up", "position")
         dealt = state.community[index]
@@ -582,7 +567,7 @@ def _deal(state: CrissCrossState, event: CardDealt) -> CrissCrossState:
     bit = card_bit(event.card)
     if event.recipient is Recipient.COMMUNITY:
         assert event.position is not None
-        index = _INDEX[event.position]
+        index = INDEX[event.position]
         community = state.community[:index] + (event.card,) + state.community[index + 1 :]
         state = state._replace(
             community=community,
@@ -625,7 +610,7 @@ def _begin_reveal(state: CrissCrossState, phase: Phase) -> CrissCrossState:
     if Automation.REVEAL_COMMUNITY_CARDS in state.automations:
         exposed = list(state.community_exposed)
         for position in _REVEALS[phase][0]:
-            exposed[_INDEX[position]] = True
+            exposed[INDEX[position]] = True
         return _end_reveal(state._replace(community_exposed=tuple(exposed)))
     return state
 
@@ -640,11 +625,11 @@ def _end_reveal(state: CrissCrossState) -> CrissCrossState:
 def _expose(state: CrissCrossState, event: CardExposed) -> CrissCrossState:
     if event.recipient is Recipient.COMMUNITY:
         assert event.position is not None
-        index = _INDEX[event.position]
+        index = INDEX[event.position]
         exposed = state.community_exposed
         exposed = exposed[:index] + (True,) + exposed[index + 1 :]
         state = state._replace(community_exposed=exposed)
-        if all(exposed[_INDEX[position]] for position in _REVEALS[state.phase][0]):
+        if all(exposed[INDEX[position]] for position in _REVEALS[state.phase][0]):
             return _end_reveal(state)
         return state
     seat = state.seats[event.seat or 0]
@@ -707,171 +692,6 @@ def apply(state: CrissCrossState, event: Event) -> CrissCrossState:
 # -------------------------------------------------------------- settlement
 
 
-def _hand(state: CrissCrossState, seat: SeatState, line: tuple[Position, ...]) -> FiveCardHand:
-    cards = [*seat.hole, *(state.community[_INDEX[position]] for position in line)]
-    return evaluate_five(cards)  # type: ignore[arg-type]
-
-
-def across_hand(state: CrissCrossState, seat: int) -> FiveCardHand:
-    """The Across Hand of ``seat``: two cards plus ROW_1, CENTER, ROW_3 (§ .1)."""
-    return _hand(state, state.seats[seat], ACROSS_LINE)
-
-
-def down_hand(state: CrissCrossState, seat: int) -> FiveCardHand:
-    """The Down Hand of ``seat``: two cards plus TOP, CENTER, BOTTOM (§ .1)."""
-    return _hand(state, state.seats[seat], DOWN_LINE)
-
-
-def _describe(cards: object, hand: FiveCardHand) -> str:
-    text = " ".join(str(card) for card in cards)  # type: ignore[attr-defined]
-    return f"{text} ({hand.category.name})"
-
-
-def _pair_rank(hand: FiveCardHand) -> int | None:
-    return int(hand.pair_rank) if hand.category == FiveCardCategory.PAIR else None
-
-
-def _table_line(
-    state: CrissCrossState,
-    seat: SeatState,
-    wager: Wager,
-    hand: FiveCardHand,
-    described: str,
-    table_section: str,
-    lose_section: str,
-    win_section: str,
-    table: tuple[PayLine, ...],
-) -> SettlementLine:
-    choice = state.pair_of_tens or PairOfTensMiddleBets.PUSH
-    return pay_table_line(
-        seat,
-        wager,
-        category=hand.category,
-        pair_rank=_pair_rank(hand),
-        described=described,
-        table=table,
-        rounding=state.rounding,
-        table_section=table_section,
-        lose_section=lose_section,
-        win_section=win_section,
-        conflict_push=choice is PairOfTensMiddleBets.PUSH,
-        conflict_option=f"pair_of_tens_middle_bets={choice}",
-    )
-
-
-def _simple(
-    seat: SeatState, wager: Wager, outcome: Outcome, section: str, note: str | None = None
-) -> SettlementLine:
-    return plain_line(seat, wager, outcome, section, notes=(note,) if note else ())
-
-
-# § .11(h)(1)-(2) and § .12(a)-(b): each wager settled on a hand, the hand's line,
-# and the sections of its pay table, of losing and of winning; the rule set's table.
-_HAND_WAGERS = (
-    (Wager.ANTE_ACROSS, ACROSS_LINE, "12(a)", "11(h)(1)(i)", "11(h)(1)(ii)", "ante_table"),
-    (Wager.ACROSS_BET, ACROSS_LINE, "12(b)", "11(h)(1)(i)", "11(h)(1)(ii)", "bet_table"),
-    (Wager.ANTE_DOWN, DOWN_LINE, "12(a)", "11(h)(2)(i)", "11(h)(2)(ii)", "ante_table"),
-    (Wager.DOWN_BET, DOWN_LINE, "12(b)", "11(h)(2)(i)", "11(h)(2)(ii)", "bet_table"),
-)
-
-
-def _seat_lines(state: CrissCrossState, seat: SeatState, complete: bool) -> list[SettlementLine]:
-    section = state.section
-    ruleset = state.ruleset
-    lines: list[SettlementLine] = []
-    placed = [wager for wager in _SETTLEMENT_ORDER if wager in seat.wagers]
-    if not seat.participating and state.phase is not Phase.WAGERING:
-        return [
-            _simple(
-                seat,
-                wager,
-                Outcome.RETURNED,
-                section("7(d)"),
-                "not dealt in: both Antes are required",
-            )
-            for wager in placed
-        ]
-    if seat.abandoned:
-        return [
-            _simple(
-                seat,
-                wager,
-                Outcome.FORFEITED,
-                section("7(b)"),
-                "player left the table: wagers treated as losing",
-            )
-            for wager in placed
-        ]
-    forfeited: tuple[Wager, ...] = ()
-    if seat.folded_at is not None:
-        forfeited = _DECISIONS[seat.folded_at][3]
-        number = _DECISIONS[seat.folded_at][2]
-        lines.extend(
-            _simple(seat, wager, Outcome.FORFEITED, section(number))
-            for wager in placed
-            if wager in forfeited
-        )
-    if not complete:
-        return lines
-    if seat.folded_at is None:
-        across = _hand(state, seat, ACROSS_LINE)
-        down = _hand(state, seat, DOWN_LINE)
-        across_text = _describe(
-            (*seat.hole, *(state.community[_INDEX[p]] for p in ACROSS_LINE)), across
-        )
-        down_text = _describe((*seat.hole, *(state.community[_INDEX[p]] for p in DOWN_LINE)), down)
-        hands = {ACROSS_LINE: across_text, DOWN_LINE: down_text}
-        for wager, line, table_no, lose_no, win_no, table in _HAND_WAGERS:
-            if wager in seat.wagers:
-                lines.append(
-                    _table_line(
-                        state,
-                        seat,
-                        wager,
-                        across if line is ACROSS_LINE else down,
-                        hands[line],
-                        section(table_no),
-                        section(lose_no),
-                        section(win_no),
-                        getattr(ruleset, table),
-                    )
-                )
-        if Wager.MIDDLE_BET in seat.wagers:
-            higher, text = (
-                (across, across_text) if across.strength >= down.strength else (down, down_text)
-            )
-            lines.append(
-                _table_line(
-                    state,
-                    seat,
-                    Wager.MIDDLE_BET,
-                    higher,
-                    text,
-                    section("12(b)"),
-                    section("11(h)(3)"),
-                    section("11(h)(4)"),
-                    ruleset.bet_table,
-                )
-            )
-    if Wager.FIVE_CARD_BONUS in seat.wagers:
-        board = state.community
-        bonus = evaluate_five(board)  # type: ignore[arg-type]
-        lines.append(
-            _table_line(
-                state,
-                seat,
-                Wager.FIVE_CARD_BONUS,
-                bonus,
-                _describe(board, bonus),
-                section("12(c)"),
-                section("11(h)(5)"),
-                section("11(h)(5)"),
-                ruleset.five_card_bonus_table,
-            )
-        )
-    return lines
-
-
 def required_settlement(state: CrissCrossState) -> Settlement:
     """What Chapter 592/674a requires for every wager of the round so far.
 
@@ -891,12 +711,17 @@ def required_settlement(state: CrissCrossState) -> Settlement:
     if state.void_section is not None:
         reason = state.void_reason or ""
         notes = (reason,) if reason else ()
-        lines = returned_lines(seats, _SETTLEMENT_ORDER, state.void_section, notes)
+        lines = returned_lines(seats, SETTLEMENT_ORDER, state.void_section, notes)
         return Settlement(
             lines=lines, voided=True, void_section=state.void_section, complete=True, **common
         )  # type: ignore[arg-type]
     complete = state.phase in (Phase.SETTLEMENT, Phase.CLOSED)
-    collected = [line for seat in seats for line in _seat_lines(state, seat, complete)]
+    dealt = state.phase is not Phase.WAGERING
+    collected = [
+        line
+        for seat in seats
+        for line in seat_lines(state, seat, complete=complete, dealt=dealt, folds=_DECISIONS)
+    ]
     limited = apply_payout_limit(
         tuple(collected),
         limit_cents=opened.payout_limit_cents,

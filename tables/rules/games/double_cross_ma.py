@@ -80,6 +80,7 @@ from tables.rules.rulesets import (
     HandComparison,
     get_ruleset,
 )
+from tables.rules.settlement import settlement_header
 
 __all__ = [
     "GAME",
@@ -720,12 +721,7 @@ def required_settlement(state: DoubleCrossState) -> Settlement:
     ]
     if opened.payout_limit_cents is not None:
         options.append(("payout_limit_cents", str(opened.payout_limit_cents)))
-    common = {
-        "round_id": opened.round_id,
-        "ruleset_id": state.ruleset.id,
-        "rounding": state.rounding.name,
-        "options_applied": tuple(options),
-    }
+    common = settlement_header(state, options)
     ascending = [seat for _, seat in sorted(state.seats.items())]
     three_card = [
         _three_card_line(state, seat)
