@@ -75,3 +75,25 @@ def test_every_injected_dealer_error_becomes_exactly_one_finding_and_rebuild_is_
     assert sorted(Finding.objects.values_list(
         "round_id", "seat", "wager", "kind", "expected_cents", "recorded_cents",
         "section")) == findings
+
+
+def test_bulk_simulation_through_append_many_gives_the_same_rounds_and_findings():
+    plan = [TablePlan("CC-9", "PA-674a-2019")]
+    one = simulate_gaming_day(plan, DAY, rounds_per_table=12, seed=9, dealer_error_percent=50)
+    rows = list(Round.objects.order_by("stream_id").values_list(
+        "stream_id", "wagered_cents", "finding_count", "required_paid_cents"))
+    Finding.objects.all().delete()
+    Round.objects.all().delete()
+    from audit.ledger import read_stream
+
+    first_events = [e.payload for e in read_stream("round:CC-9-20240501-00001")]
+    plan_b = [TablePlan("CC-8", "PA-674a-2019")]
+    bulk = simulate_gaming_day(plan_b, DAY, rounds_per_table=12, seed=9,
+                               dealer_error_percent=50, rounds_per_commit=5)
+    assert (bulk.rounds, bulk.events, len(bulk.injected)) == (
+        one.rounds, one.events, len(one.injected))
+    bulk_rows = list(Round.objects.filter(table_id="CC-8").order_by("stream_id").values_list(
+        "stream_id", "wagered_cents", "finding_count", "required_paid_cents"))
+    assert [r[1:] for r in bulk_rows] == [r[1:] for r in rows]
+    bulk_events = [e.payload for e in read_stream("round:CC-8-20240501-00001")]
+    assert bulk_events[1:] == first_events[1:]

@@ -97,6 +97,7 @@ class Command(BaseCommand):
                     seed=seed,
                     dealer_error_percent=5,
                     irregularity_percent=2,
+                    rounds_per_commit=20,
                 )
                 self.stdout.write(
                     f"Simulated {day}: {summary.rounds} rounds, "

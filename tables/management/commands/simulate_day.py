@@ -23,6 +23,12 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--dealer-error-percent", type=int, default=2)
         parser.add_argument("--irregularity-percent", type=int, default=1)
+        parser.add_argument(
+            "--rounds-per-commit",
+            type=int,
+            default=1,
+            help="append this many rounds per transaction (bulk loads)",
+        )
         parser.add_argument("--no-progress", action="store_true")
 
     def handle(
@@ -34,6 +40,7 @@ class Command(BaseCommand):
         seed,
         dealer_error_percent,
         irregularity_percent,
+        rounds_per_commit=1,
         no_progress=False,
         **options,
     ):
@@ -66,6 +73,7 @@ class Command(BaseCommand):
                 seed=seed,
                 dealer_error_percent=dealer_error_percent,
                 irregularity_percent=irregularity_percent,
+                rounds_per_commit=rounds_per_commit,
                 progress=bar.update,
             )
         self.stdout.write(
