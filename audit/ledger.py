@@ -198,17 +198,27 @@ def may_append(actor: Actor, event_type: str) -> bool:
 # --- validation --------------------------------------------------------------
 
 
-def _find_float(value: Any, path: str) -> str | None:
+FLOAT_REFUSED = "numbers must be integers (money is integer cents, odds are fractions)"
+NUL_REFUSED = "text may not contain the NUL character (U+0000)"
+
+
+def _unstorable(value: Any, path: str) -> tuple[str, str] | None:
+    """The first value the ledger will not store, with the reason: a float
+    (money is exact) or a NUL character (PostgreSQL's jsonb cannot hold it)."""
     if isinstance(value, float):
-        return path
+        return path, FLOAT_REFUSED
+    if isinstance(value, str):
+        return (path, NUL_REFUSED) if "\x00" in value else None
     if isinstance(value, dict):
         for key, item in value.items():
-            found = _find_float(item, f"{path}.{key}")
+            if "\x00" in key:
+                return f"{path}.{key!r}", NUL_REFUSED
+            found = _unstorable(item, f"{path}.{key}")
             if found:
                 return found
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            found = _find_float(item, f"{path}[{index}]")
+            found = _unstorable(item, f"{path}[{index}]")
             if found:
                 return found
     return None
@@ -242,12 +252,11 @@ def _validate(stream_id: str, events: Sequence[NewEvent], actor: Actor) -> None:
                 f"a {kind.name} stream does not accept {event.event_type} events",
                 field=f"{where}.type",
             )
-        float_path = _find_float(event.payload, f"{where}.payload")
-        if float_path:
-            raise errors.SchemaViolation(
-                "numbers must be integers (money is integer cents, odds are fractions)",
-                field=float_path,
-            )
+        refused = _unstorable(event.payload, f"{where}.payload") or _unstorable(
+            dict(event.metadata), f"{where}.metadata"
+        )
+        if refused:
+            raise errors.SchemaViolation(refused[1], field=refused[0])
         try:
             event_type.validate(event.payload)
             if event_type.check is not None:
@@ -390,8 +399,12 @@ def append_many(batches: Sequence[StreamBatch], *, actor: Actor) -> list[AppendR
             results = _append_many(batches, actor)
     except errors.LedgerError as error:
         failed = next((b for b in batches if b.stream_id == current), None)
-        record_rejection(error, stream_id=current, actor=actor,
-                         raw_body=_describe(failed.events) if failed else "")
+        record_rejection(
+            error,
+            stream_id=current,
+            actor=actor,
+            raw_body=_describe(failed.events) if failed else "",
+        )
         error.recorded = True
         raise
     if not _deferral.active:
@@ -414,8 +427,9 @@ def _append_many(batches: Sequence[StreamBatch], actor: Actor) -> list[AppendRes
             except errors.LedgerError as error:
                 error.message = f"{batch.stream_id}: {error.message}"
                 raise
-        rows, hashes, recorded_at = _chain(batch.stream_id, batch.events, head_version,
-                                           head_hash, actor, None)
+        rows, hashes, recorded_at = _chain(
+            batch.stream_id, batch.events, head_version, head_hash, actor, None
+        )
         chained.append((batch, head_version, rows, hashes, recorded_at))
     total = sum(len(rows) for _, _, rows, _, _ in chained)
     with connection.cursor() as cursor:
@@ -438,9 +452,10 @@ def _append_many(batches: Sequence[StreamBatch], actor: Actor) -> list[AppendRes
         results.append(AppendResult(batch.stream_id, head_version + 1, head_version + len(rows),
                                     first, position, tuple(hashes)))  # fmt: skip
     if connection.vendor == "postgresql":
-        with _pg_cursor() as cursor, cursor.copy(
-            f"COPY ledger_event ({_COLUMNS}) FROM STDIN"
-        ) as copy:
+        with (
+            _pg_cursor() as cursor,
+            cursor.copy(f"COPY ledger_event ({_COLUMNS}) FROM STDIN") as copy,
+        ):
             for record in records:
                 copy.write_row(record)
     else:

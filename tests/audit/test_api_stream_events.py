@@ -140,3 +140,45 @@ def test_reading_a_stream_returns_its_events_after_a_version(system_client):
 def test_wrong_methods_answer_405(system_client):
     assert system_client.put(url(new_stream()), body(1), format="json").status_code == 405
     assert system_client.delete(url(new_stream())).status_code == 405
+
+
+@pytest.mark.parametrize(
+    ("event", "field"),
+    [
+        (
+            {"type": "test.counted", "payload": {"writer": 1, "seq": 1, "note": "a\u0000b"}},
+            "events[0].payload.note",
+        ),
+        ({"type": "test.counted", "payload": {"writer": 1, "seq": 1e3}}, "events[0].payload.seq"),
+        ({"type": "test.counted", "payload": "not an object"}, "events[0].payload"),
+        (
+            {
+                "type": "test.counted",
+                "payload": {"writer": 1, "seq": 1},
+                "occurred_at": "yesterday",
+            },
+            "events[0].occurred_at",
+        ),
+        (
+            {
+                "type": "test.counted",
+                "payload": {"writer": 1, "seq": 1},
+                "metadata": {"correlation_id": "x\u0000"},
+            },
+            "events[0].metadata.correlation_id",
+        ),
+        ({"type": "round.closed", "payload": {}}, "events[0].type"),
+    ],
+)
+def test_odd_inputs_answer_400_never_500(system_client, event, field):
+    response = system_client.post(
+        url(new_stream()), {"expected_version": 0, "events": [event]}, format="json"
+    )
+    assert response.status_code == 400, response.content
+    assert response.json()["field"] == field
+
+
+def test_a_stream_id_without_a_key_answers_400(system_client):
+    response = system_client.post("/api/v1/streams/test:/events", body(1), format="json")
+    assert response.status_code in (400, 404)
+    assert response.json()["error"] in ("malformed", "not_found")

@@ -203,11 +203,18 @@ def test_append_many_writes_every_stream_in_one_transaction():
     a, b = new_stream("many-a"), new_stream("many-b")
     append(a, [counted(1, 0)], expected_version=0, actor=SYSTEM)
     start = head_position()
-    results = append_many([StreamBatch(a, [counted(1, 1), counted(1, 2)], expected_version=1),
-                           StreamBatch(b, [counted(2, 0)])], actor=SYSTEM)
+    results = append_many(
+        [
+            StreamBatch(a, [counted(1, 1), counted(1, 2)], expected_version=1),
+            StreamBatch(b, [counted(2, 0)]),
+        ],
+        actor=SYSTEM,
+    )
     assert [(r.first_version, r.last_version) for r in results] == [(2, 3), (1, 1)]
     assert [(r.first_position, r.last_position) for r in results] == [
-        (start + 1, start + 2), (start + 3, start + 3)]
+        (start + 1, start + 2),
+        (start + 3, start + 3),
+    ]
     events = read_stream(a)
     assert [e.version for e in events] == [1, 2, 3]
     assert [e.prev_hash for e in events[1:]] == [e.hash for e in events[:-1]]
@@ -223,7 +230,8 @@ def test_append_many_writes_nothing_when_one_stream_is_refused():
     a, b = new_stream("all-a"), new_stream("all-b")
     append(b, [counted(2, 0)], expected_version=0, actor=SYSTEM)
     with pytest.raises(errors.StaleVersion):
-        append_many([StreamBatch(a, [counted(1, 0)]), StreamBatch(b, [counted(2, 1)])],
-                    actor=SYSTEM)
+        append_many(
+            [StreamBatch(a, [counted(1, 0)]), StreamBatch(b, [counted(2, 1)])], actor=SYSTEM
+        )
     assert read_stream(a) == []
     assert RejectedSubmission.objects.filter(reason="stale_version").exists()
