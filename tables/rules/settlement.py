@@ -16,12 +16,33 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from tables.rules.cards import STANDARD_DECK, Card
 from tables.rules.engine import Outcome, SettlementLine, lookup, plain_line, win_line
 from tables.rules.events import Wager
 from tables.rules.money import RoundingPolicy
 from tables.rules.rulesets import PayLine
 
-__all__ = ["counterclockwise", "returned_lines", "settlement_header", "pay_table_line"]
+__all__ = [
+    "describe_cards",
+    "counterclockwise",
+    "returned_lines",
+    "settlement_header",
+    "pay_table_line",
+]
+
+
+# Text of each card by deck index: settlement describes every hand it judges.
+_CARD_TEXT = tuple(str(card) for card in STANDARD_DECK)
+
+
+def describe_cards(cards: Iterable[Card | None], category_name: str) -> str:
+    """``"Ah Kh Qh Jh Th (ROYAL_FLUSH)"``: the cards of a hand and its category.
+
+    >>> describe_cards(STANDARD_DECK[:3], "HIGH_CARD")
+    '2c 2d 2h (HIGH_CARD)'
+    """
+    text = " ".join("None" if card is None else _CARD_TEXT[card.index] for card in cards)
+    return f"{text} ({category_name})"
 
 
 def counterclockwise(seats: Mapping[int, Any]) -> list[Any]:

@@ -18,7 +18,7 @@ from tables.rules.engine import Outcome, SettlementLine, plain_line
 from tables.rules.events import Position, Wager
 from tables.rules.hands import FiveCardCategory, FiveCardHand, evaluate_five
 from tables.rules.rulesets import PairOfTensMiddleBets, PayLine
-from tables.rules.settlement import pay_table_line
+from tables.rules.settlement import describe_cards, pay_table_line
 
 __all__ = [
     "POSITIONS",
@@ -68,8 +68,7 @@ def down_hand(state: Any, seat: int) -> FiveCardHand:
 
 
 def _describe(cards: object, hand: FiveCardHand) -> str:
-    text = " ".join(str(card) for card in cards)  # type: ignore[attr-defined]
-    return f"{text} ({hand.category.name})"
+    return describe_cards(cards, hand.category.name)  # type: ignore[arg-type]
 
 
 def _pair_rank(hand: FiveCardHand) -> int | None:

@@ -80,7 +80,7 @@ from tables.rules.rulesets import (
     HandComparison,
     get_ruleset,
 )
-from tables.rules.settlement import settlement_header
+from tables.rules.settlement import describe_cards, settlement_header
 
 __all__ = [
     "GAME",
@@ -586,7 +586,7 @@ def _line_hand(
 ) -> tuple[FiveCardHand, str]:
     cards = [*two, *(state.community[_INDEX[position]] for position in LINES[alignment])]
     hand = evaluate_five(cards)  # type: ignore[arg-type]
-    return hand, " ".join(str(card) for card in cards) + f" ({hand.category.name})"
+    return hand, describe_cards(cards, hand.category.name)
 
 
 def dealer_hand(state: DoubleCrossState) -> tuple[Alignment, FiveCardHand, str]:
@@ -631,7 +631,7 @@ def _three_card_line(state: DoubleCrossState, seat: SeatState) -> SettlementLine
     top = state.community[_INDEX[Position.TOP]]
     cards = [*seat.hole, top]
     hand = evaluate_three(cards)  # type: ignore[arg-type]
-    text = " ".join(str(card) for card in cards) + f" ({hand.category.name})"
+    text = describe_cards(cards, hand.category.name)
     match = lookup(state.ruleset.three_card_table, hand.category, None)
     if match.line is None or match.line.odds is None:
         return _plain(seat, Wager.THREE_CARD, Outcome.LOSE, S + "10(a)", text)
@@ -648,11 +648,15 @@ def _three_card_line(state: DoubleCrossState, seat: SeatState) -> SettlementLine
     )
 
 
-def _main_lines(state: DoubleCrossState, seat: SeatState) -> list[SettlementLine]:
+def _main_lines(
+    state: DoubleCrossState, seat: SeatState, dealer: list[tuple[FiveCardHand, str]]
+) -> list[SettlementLine]:
     if seat.folded:
         return [_plain(seat, Wager.ANTE, Outcome.FORFEITED, S + "10(c)(1)")]
     mine, mine_text = player_hand(state, seat.seat)
-    _, theirs, theirs_text = dealer_hand(state)
+    if not dealer:  # the dealer's hand is the same for every seat: evaluate it once
+        dealer.append(dealer_hand(state)[1:])
+    theirs, theirs_text = dealer[0]
     described = f"{mine_text} vs dealer {theirs_text}"
     notes: tuple[str, ...] = ()
     if seat.spoken_alignment is not None and seat.spoken_alignment is not seat.alignment:
@@ -757,11 +761,12 @@ def required_settlement(state: DoubleCrossState) -> Settlement:
         )  # type: ignore[arg-type]
     complete = state.phase in (Phase.SETTLEMENT, Phase.CLOSED)
     main: list[SettlementLine] = []
+    dealer: list[tuple[FiveCardHand, str]] = []
     for seat in reversed(ascending):
         if not seat.participating:
             continue
         if seat.folded or complete:
-            main.extend(_main_lines(state, seat))
+            main.extend(_main_lines(state, seat, dealer))
     limited = apply_payout_limit(
         tuple(three_card + main),
         limit_cents=opened.payout_limit_cents,
