@@ -2,11 +2,13 @@
 
 * ``bench.ledger`` — appends, reads and the HTTP API against PostgreSQL,
   compared with raw COPY, raw psycopg and the ``eventsourcing`` library;
-* ``bench.bench_evaluator`` — the hand evaluator (run only if it is there).
+* ``bench.bench_evaluator`` — the hand evaluator (run only if it is there);
+* ``bench.replay`` — replay-verify of simulated gaming days from PostgreSQL.
 
 ``python -m bench --only ledger --batches 500`` runs one of them; options
 after ``--only`` that the dispatcher does not know go to the ledger bench
-(see ``python -m bench.ledger --help``). The evaluator runs with its defaults.
+(see ``python -m bench.ledger --help``) or the replay bench
+(``python -m bench.replay --help``). The evaluator runs with its defaults.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import importlib
 import sys
 import traceback
 
-BENCHMARKS = ("ledger", "evaluator")
+BENCHMARKS = ("ledger", "evaluator", "replay")
 
 
 def _run_evaluator() -> int:
@@ -46,18 +48,31 @@ def _run_ledger(arguments: list[str]) -> int:
     return ledger.main(arguments)
 
 
+def _run_replay(arguments: list[str]) -> int:
+    # Its own interpreter: it sets Django up on its own database, and the
+    # ledger bench may already have set Django up in this one.
+    import subprocess
+
+    return subprocess.call([sys.executable, "-m", "bench.replay", *arguments])  # noqa: S603
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=BENCHMARKS, help="run one benchmark")
     options, rest = parser.parse_known_args(argv)
-    if rest and options.only != "ledger":
-        parser.error(f"options {rest} need --only ledger")
+    if rest and options.only not in ("ledger", "replay"):
+        parser.error(f"options {rest} need --only ledger or --only replay")
     chosen = [options.only] if options.only else list(BENCHMARKS)
     status = 0
     for name in chosen:
         print(f"\n{'=' * 30} {name} bench {'=' * 30}", flush=True)
         try:
-            code = _run_ledger(rest) if name == "ledger" else _run_evaluator()
+            if name == "ledger":
+                code = _run_ledger(rest)
+            elif name == "replay":
+                code = _run_replay(rest)
+            else:
+                code = _run_evaluator()
         except Exception:  # one failing bench must not hide the others' figures
             traceback.print_exc()
             code = 1
