@@ -27,289 +27,45 @@ reason and the raw body, in its own transaction.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import threading
-import time
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-import fastjsonschema
-import orjson
 import psycopg
 from django.db import IntegrityError, connection, transaction
-from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
 from audit import errors
-from audit.hashing import (
-    GENESIS_HASH,
-    canonical_json,
-    canonical_payload,
-    chained_hash,
-    format_timestamp,
-)
-from audit.models import AppendPermission, RejectedSubmission
-from audit.registry import REGISTRY, STREAM_ID
+from audit.hashing import GENESIS_HASH
+from audit.models import RejectedSubmission
+from audit.records import Actor, AppendResult, NewEvent, RecordedEvent, StreamBatch
+from audit.registry import REGISTRY
+from audit.storage import COLUMNS, chain, pg_cursor, read_columns, select_events
+from audit.storage import heads as stream_heads
+from audit.storage import store as database_store
+from audit.validation import may_append, validate
+from audit.validation import request_hash as hash_of_request
 
-MAX_BATCH = 500
-CLIENT_METADATA_KEYS = frozenset({"correlation_id", "causation_id"})
-
-_COLUMNS = (
-    "position, stream_id, version, event_type, schema_version, payload, metadata, "
-    "occurred_at, recorded_at, prev_hash, hash"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class NewEvent:
-    """An event as submitted: its type, payload and when it happened."""
-
-    event_type: str
-    payload: dict[str, Any]
-    occurred_at: datetime | None = None
-    metadata: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class RecordedEvent:
-    """An event as stored, with its payload upcast to the current schema."""
-
-    position: int
-    stream_id: str
-    version: int
-    event_type: str
-    schema_version: int
-    payload: dict[str, Any]
-    metadata: dict[str, Any]
-    occurred_at: datetime
-    recorded_at: datetime
-    prev_hash: str
-    hash: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "position": self.position,
-            "stream_id": self.stream_id,
-            "version": self.version,
-            "type": self.event_type,
-            "schema_version": self.schema_version,
-            "payload": self.payload,
-            "metadata": self.metadata,
-            "occurred_at": self.occurred_at.isoformat(),
-            "recorded_at": self.recorded_at.isoformat(),
-            "prev_hash": self.prev_hash,
-            "hash": self.hash,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Actor:
-    """Who appends: a person, a table device or a job, with their roles."""
-
-    username: str
-    roles: frozenset[str]
-    user_id: int | None = None
-    device: str = ""
-    source: str = "api"
-
-    @classmethod
-    def from_user(cls, user: Any, *, device: str = "", source: str = "api") -> Actor:
-        roles = (
-            frozenset(user.groups.values_list("name", flat=True))
-            if user.is_authenticated
-            else frozenset()
-        )
-        return cls(
-            username=user.get_username() if user.is_authenticated else "",
-            roles=roles,
-            user_id=user.pk if user.is_authenticated else None,
-            device=device,
-            source=source,
-        )
-
-    @classmethod
-    def system(cls, name: str, *, source: str = "job") -> Actor:
-        from casino.roles import Role
-
-        return cls(username=name, roles=frozenset({Role.SYSTEM.value}), source=source)
-
-
-@dataclass(frozen=True)
-class AppendResult:
-    stream_id: str
-    first_version: int
-    last_version: int
-    first_position: int
-    last_position: int
-    hashes: tuple[str, ...]
-    replayed: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "stream_id": self.stream_id,
-            "first_version": self.first_version,
-            "last_version": self.last_version,
-            "first_position": self.first_position,
-            "last_position": self.last_position,
-            "hashes": list(self.hashes),
-        }
-
-
-# --- permissions -----------------------------------------------------------
-
-_PERMISSION_TTL_SECONDS = 30.0
-_permission_cache: dict[str, Any] = {"loaded_at": -1.0, "by_role": {}}
-
-
-def _invalidate_permissions(**kwargs: Any) -> None:
-    _permission_cache["loaded_at"] = -1.0
-
-
-post_save.connect(_invalidate_permissions, sender=AppendPermission)
-post_delete.connect(_invalidate_permissions, sender=AppendPermission)
-
-
-def _grants_by_role() -> dict[str, frozenset[str]]:
-    now = time.monotonic()
-    if now - _permission_cache["loaded_at"] > _PERMISSION_TTL_SECONDS:
-        by_role: dict[str, set[str]] = {}
-        for role, event_type in AppendPermission.objects.values_list("role__name", "event_type"):
-            by_role.setdefault(role, set()).add(event_type)
-        _permission_cache["by_role"] = {role: frozenset(types) for role, types in by_role.items()}
-        _permission_cache["loaded_at"] = now
-    return _permission_cache["by_role"]
-
-
-def _granted(patterns: frozenset[str], event_type: str) -> bool:
-    if event_type in patterns or "*" in patterns:
-        return True
-    family = event_type.split(".", 1)[0] + ".*"
-    return family in patterns
-
-
-def may_append(actor: Actor, event_type: str) -> bool:
-    grants = _grants_by_role()
-    return any(_granted(grants.get(role, frozenset()), event_type) for role in actor.roles)
-
-
-# --- validation --------------------------------------------------------------
-
-
-FLOAT_REFUSED = "numbers must be integers (money is integer cents, odds are fractions)"
-NUL_REFUSED = "text may not contain the NUL character (U+0000)"
-
-
-def _unstorable(value: Any, path: str) -> tuple[str, str] | None:
-    """The first value the ledger will not store, with the reason: a float
-    (money is exact) or a NUL character (PostgreSQL's jsonb cannot hold it)."""
-    if isinstance(value, float):
-        return path, FLOAT_REFUSED
-    if isinstance(value, str):
-        return (path, NUL_REFUSED) if "\x00" in value else None
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if "\x00" in key:
-                return f"{path}.{key!r}", NUL_REFUSED
-            found = _unstorable(item, f"{path}.{key}")
-            if found:
-                return found
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found = _unstorable(item, f"{path}[{index}]")
-            if found:
-                return found
-    return None
-
-
-def _validate(stream_id: str, events: Sequence[NewEvent], actor: Actor) -> None:
-    if not STREAM_ID.match(stream_id):
-        raise errors.MalformedSubmission(
-            f"stream id {stream_id!r} is not of the form <kind>:<key>", field="stream_id"
-        )
-    kind = REGISTRY.stream_kind_of(stream_id)
-    if kind is None:
-        raise errors.UnknownStream(
-            f"unknown stream kind {stream_id.split(':', 1)[0]!r}; known kinds: "
-            + ", ".join(sorted(REGISTRY.stream_kinds)),
-            field="stream_id",
-        )
-    if not events:
-        raise errors.MalformedSubmission("at least one event is required", field="events")
-    if len(events) > MAX_BATCH:
-        raise errors.MalformedSubmission(f"at most {MAX_BATCH} events per append", field="events")
-    for index, event in enumerate(events):
-        where = f"events[{index}]"
-        event_type = REGISTRY.event_types.get(event.event_type)
-        if event_type is None:
-            raise errors.SchemaViolation(
-                f"unknown event type {event.event_type!r}", field=f"{where}.type"
-            )
-        if not kind.accepts_type(event.event_type):
-            raise errors.SchemaViolation(
-                f"a {kind.name} stream does not accept {event.event_type} events",
-                field=f"{where}.type",
-            )
-        refused = _unstorable(event.payload, f"{where}.payload") or _unstorable(
-            dict(event.metadata), f"{where}.metadata"
-        )
-        if refused:
-            raise errors.SchemaViolation(refused[1], field=refused[0])
-        try:
-            event_type.validate(event.payload)
-            if event_type.check is not None:
-                event_type.check(event.payload)
-        except fastjsonschema.JsonSchemaValueException as error:
-            field_path = error.name.replace("data", f"{where}.payload", 1)
-            raise errors.SchemaViolation(
-                f"{field_path}: {error.message.removeprefix(error.name + ' ')} "
-                f"(schema rule: {error.rule})",
-                field=field_path,
-            ) from error
-        except ValueError as error:
-            message = str(error)
-            field_name = message.split(":", 1)[0] if ":" in message else ""
-            raise errors.SchemaViolation(
-                f"{where}.payload.{message}",
-                field=f"{where}.payload.{field_name}" if field_name else f"{where}.payload",
-            ) from error
-        unknown = set(event.metadata) - CLIENT_METADATA_KEYS
-        if unknown:
-            raise errors.SchemaViolation(
-                f"metadata may only carry {sorted(CLIENT_METADATA_KEYS)}; got {sorted(unknown)}",
-                field=f"{where}.metadata",
-            )
-        if event.occurred_at is not None and event.occurred_at.tzinfo is None:
-            raise errors.SchemaViolation(
-                "occurred_at must carry a time zone", field=f"{where}.occurred_at"
-            )
-        if not may_append(actor, event.event_type):
-            raise errors.Forbidden(
-                f"role(s) {sorted(actor.roles) or ['none']} may not append {event.event_type}",
-                field=f"{where}.type",
-            )
-
-
-def _request_hash(stream_id: str, expected_version: int | None, events: Sequence[NewEvent]) -> str:
-    body = {
-        "stream_id": stream_id,
-        "expected_version": expected_version,
-        "events": [
-            {
-                "type": e.event_type,
-                "payload": e.payload,
-                "occurred_at": e.occurred_at.isoformat() if e.occurred_at else None,
-                "metadata": dict(e.metadata),
-            }
-            for e in events
-        ],
-    }
-    return hashlib.sha256(canonical_json(body)).hexdigest()
-
-
-# --- append --------------------------------------------------------------------
+__all__ = [
+    "Actor",
+    "AppendResult",
+    "NewEvent",
+    "RecordedEvent",
+    "StreamBatch",
+    "append",
+    "append_many",
+    "head_position",
+    "iter_all",
+    "may_append",
+    "projections_deferred",
+    "read_all",
+    "read_columns",
+    "read_stream",
+    "read_streams",
+    "record_rejection",
+    "stream_version",
+]
 
 
 def append(
@@ -372,15 +128,6 @@ def _schedule_projections() -> None:
         run_projections.delay()
 
 
-@dataclass(frozen=True)
-class StreamBatch:
-    """One stream's share of an ``append_many``."""
-
-    stream_id: str
-    events: Sequence[NewEvent]
-    expected_version: int | None = 0
-
-
 def append_many(batches: Sequence[StreamBatch], *, actor: Actor) -> list[AppendResult]:
     """Append to many streams in one transaction: all of it or none of it.
 
@@ -393,15 +140,16 @@ def append_many(batches: Sequence[StreamBatch], *, actor: Actor) -> list[AppendR
     try:
         for batch in batches:
             current = batch.stream_id
-            _validate(batch.stream_id, batch.events, actor)
-        current = ""
+            validate(batch.stream_id, batch.events, actor)
         with transaction.atomic():
             results = _append_many(batches, actor)
     except errors.LedgerError as error:
-        failed = next((b for b in batches if b.stream_id == current), None)
+        # _append_many names the stream it refused; validation left it in current.
+        stream_id = getattr(error, "stream_id", current)
+        failed = next((b for b in batches if b.stream_id == stream_id), None)
         record_rejection(
             error,
-            stream_id=current,
+            stream_id=stream_id,
             actor=actor,
             raw_body=_describe(failed.events) if failed else "",
         )
@@ -413,21 +161,20 @@ def append_many(batches: Sequence[StreamBatch], *, actor: Actor) -> list[AppendR
 
 
 def _append_many(batches: Sequence[StreamBatch], actor: Actor) -> list[AppendResult]:
-    heads = _heads([b.stream_id for b in batches])
+    heads = stream_heads([b.stream_id for b in batches])
     chained = []
     for batch in batches:
         head_version, head_hash = heads.get(batch.stream_id, (0, GENESIS_HASH))
-        if batch.expected_version is not None and batch.expected_version != head_version:
-            _refuse_version(batch.stream_id, batch.expected_version, head_version)
-        kind = REGISTRY.stream_kind_of(batch.stream_id)
-        if kind is not None and kind.policy is not None:
-            prior = read_stream(batch.stream_id) if head_version else []
-            try:
-                kind.policy(prior, batch.events)
-            except errors.LedgerError as error:
-                error.message = f"{batch.stream_id}: {error.message}"
-                raise
-        rows, hashes, recorded_at = _chain(
+        try:
+            if batch.expected_version is not None and batch.expected_version != head_version:
+                _refuse_version(batch.stream_id, batch.expected_version, head_version)
+            kind = REGISTRY.stream_kind_of(batch.stream_id)
+            if kind is not None and kind.policy is not None:
+                kind.policy(read_stream(batch.stream_id) if head_version else [], batch.events)
+        except errors.LedgerError as error:
+            error.stream_id = batch.stream_id
+            raise
+        rows, hashes, recorded_at = chain(
             batch.stream_id, batch.events, head_version, head_hash, actor, None
         )
         chained.append((batch, head_version, rows, hashes, recorded_at))
@@ -453,38 +200,18 @@ def _append_many(batches: Sequence[StreamBatch], actor: Actor) -> list[AppendRes
                                     first, position, tuple(hashes)))  # fmt: skip
     if connection.vendor == "postgresql":
         with (
-            _pg_cursor() as cursor,
-            cursor.copy(f"COPY ledger_event ({_COLUMNS}) FROM STDIN") as copy,
+            pg_cursor() as cursor,
+            cursor.copy(f"COPY ledger_event ({COLUMNS}) FROM STDIN") as copy,
         ):
             for record in records:
                 copy.write_row(record)
     else:
         with connection.cursor() as cursor:
             cursor.executemany(
-                f"INSERT INTO ledger_event ({_COLUMNS}) VALUES ({','.join(['%s'] * 11)})",
+                f"INSERT INTO ledger_event ({COLUMNS}) VALUES ({','.join(['%s'] * 11)})",
                 records,
             )
     return results
-
-
-def _heads(stream_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
-    """Each existing stream's (version, hash) of its last event."""
-    heads: dict[str, tuple[int, str]] = {}
-    unique = sorted(set(stream_ids))
-    with connection.cursor() as cursor:
-        for start in range(0, len(unique), 500):
-            chunk = unique[start : start + 500]
-            placeholders = ",".join(["%s"] * len(chunk))
-            cursor.execute(
-                "SELECT e.stream_id, e.version, e.hash FROM ledger_event e JOIN ("
-                f" SELECT stream_id, max(version) AS version FROM ledger_event"
-                f" WHERE stream_id IN ({placeholders}) GROUP BY stream_id"
-                ") h ON h.stream_id = e.stream_id AND h.version = e.version",
-                chunk,
-            )
-            for stream_id, version, digest in cursor.fetchall():
-                heads[stream_id] = (version, digest)
-    return heads
 
 
 def _describe(events: Sequence[NewEvent]) -> str:
@@ -522,9 +249,9 @@ def _append(
     actor: Actor,
     idempotency_key: str | None,
 ) -> AppendResult:
-    _validate(stream_id, events, actor)
-    request_hash = _request_hash(stream_id, expected_version, events) if idempotency_key else ""
-    store = _store()
+    validate(stream_id, events, actor)
+    request_hash = hash_of_request(stream_id, expected_version, events) if idempotency_key else ""
+    store = database_store()
     try:
         with transaction.atomic():
             head_version, head_hash, earlier = store.lookup(stream_id, idempotency_key)
@@ -535,7 +262,7 @@ def _append(
             kind = REGISTRY.stream_kind_of(stream_id)
             if kind is not None and kind.policy is not None:
                 kind.policy(read_stream(stream_id), events)
-            rows, hashes, recorded_at = _chain(
+            rows, hashes, recorded_at = chain(
                 stream_id, events, head_version, head_hash, actor, idempotency_key
             )
             first_position = store.write(
@@ -595,338 +322,12 @@ def _replay(key: str, request_hash: str, earlier: tuple[str, Any]) -> AppendResu
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _Row:
-    version: int
-    event_type: str
-    schema_version: int
-    payload: str
-    metadata: str
-    occurred_at: datetime
-    prev_hash: str
-    hash: str
-    occurred_text: str
-
-
-def _rows_json(rows: list[_Row]) -> str:
-    """The batch as one JSON array for ``jsonb_to_recordset``, assembled from
-    the canonical texts already built for hashing (nothing serialised twice)."""
-    return (
-        "["
-        + ",".join(
-            f'{{"v":{r.version},"t":{json.dumps(r.event_type)},"s":{r.schema_version},'
-            f'"p":{r.payload},"m":{r.metadata},"o":"{r.occurred_text}","ph":"{r.prev_hash}",'
-            f'"h":"{r.hash}"}}'
-            for r in rows
-        )
-        + "]"
-    )
-
-
-def _chain(
-    stream_id: str,
-    events: Sequence[NewEvent],
-    head_version: int,
-    head_hash: str,
-    actor: Actor,
-    idempotency_key: str | None,
-) -> tuple[list[_Row], list[str], datetime]:
-    """Hash-chain the batch onto the stream's head.
-
-    The stored payload and metadata are the canonical JSON that was hashed;
-    parts shared by the batch are serialised once.
-    """
-    recorded_at = datetime.now(UTC)
-    recorded_text = format_timestamp(recorded_at)
-    base_metadata: dict[str, Any] = {"actor": actor.username, "source": actor.source}
-    if actor.device:
-        base_metadata["device"] = actor.device
-    if idempotency_key:
-        base_metadata["idempotency_key"] = idempotency_key
-    base_metadata_json = canonical_payload(base_metadata)
-    stream_json = json.dumps(stream_id, ensure_ascii=False)
-    types = REGISTRY.event_types
-    rows: list[_Row] = []
-    hashes: list[str] = []
-    prev_hash = head_hash
-    for offset, event in enumerate(events, start=1):
-        version = head_version + offset
-        metadata_json = (
-            canonical_payload({**base_metadata, **event.metadata})
-            if event.metadata
-            else base_metadata_json
-        )
-        occurred_at = event.occurred_at or recorded_at
-        occurred_text = (
-            recorded_text if occurred_at is recorded_at else format_timestamp(occurred_at)
-        )
-        schema_version = types[event.event_type].version
-        payload_json = canonical_payload(event.payload)
-        digest = chained_hash(
-            stream_json=stream_json,
-            version=version,
-            type_json=json.dumps(event.event_type, ensure_ascii=False),
-            schema_version=schema_version,
-            payload_json=payload_json,
-            metadata_json=metadata_json,
-            occurred_at=occurred_text,
-            recorded_at=recorded_text,
-            prev_hash=prev_hash,
-        )
-        rows.append(
-            _Row(
-                version,
-                event.event_type,
-                schema_version,
-                payload_json,
-                metadata_json,
-                occurred_at,
-                prev_hash,
-                digest,
-                occurred_text,
-            )
-        )
-        hashes.append(digest)
-        prev_hash = digest
-    return rows, hashes, recorded_at
-
-
-class _PostgresStore:
-    """Two statements per append, both prepared: look up, then write.
-
-    The write is one statement: it moves ``ledger_head`` (taking its row lock
-    until commit), inserts the whole batch with ``unnest`` and records the
-    idempotency key, so the lock is held for one round trip plus the commit.
-    """
-
-    LOOKUP = (
-        "SELECT e.version, e.hash, i.request_hash, i.result::text "
-        "FROM (SELECT 1) AS one "
-        "LEFT JOIN LATERAL (SELECT version, hash FROM ledger_event "
-        "WHERE stream_id = %(stream)s::text "
-        "ORDER BY version DESC LIMIT 1) AS e ON true "
-        "LEFT JOIN ledger_idempotency AS i ON i.key = %(key)s::text"
-    )
-    WRITE = (
-        "WITH head AS ("
-        " UPDATE ledger_head SET position = position + %(n)s::int WHERE id = 1"
-        " RETURNING position - %(n)s::int AS base"
-        "), batch AS ("
-        " INSERT INTO ledger_event (" + _COLUMNS + ")"
-        # Versions are contiguous, so each row's position follows from its version.
-        " SELECT head.base + e.v - %(first_version)s::int + 1, %(stream)s::text, e.v, e.t, e.s,"
-        " e.p, e.m, e.o, %(recorded_at)s::timestamptz, e.ph, e.h"
-        " FROM head, jsonb_to_recordset(%(rows)s::jsonb)"
-        " AS e(v int, t text, s int, p jsonb, m jsonb, o timestamptz, ph text, h text)"
-        "), idempotency AS ("
-        " INSERT INTO ledger_idempotency (key, stream_id, request_hash, result, created_at)"
-        " SELECT %(key)s::text, %(stream)s::text, %(request_hash)s::text, jsonb_build_object("
-        "'stream_id', %(stream)s::text, 'first_version', %(first_version)s::int,"
-        " 'last_version', %(last_version)s::int, 'first_position', head.base + 1,"
-        " 'last_position', head.base + %(n)s::int, 'hashes', %(hashes)s::jsonb),"
-        " %(recorded_at)s::timestamptz FROM head WHERE %(key)s::text IS NOT NULL"
-        ") SELECT base + 1 FROM head"
-    )
-
-    def _cursor(self) -> Any:
-        return _pg_cursor()
-
-    def lookup(self, stream_id: str, key: str | None) -> tuple[int, str, tuple[str, Any] | None]:
-        with self._cursor() as cursor:
-            cursor.execute(self.LOOKUP, {"stream": stream_id, "key": key})
-            version, digest, request_hash, result = cursor.fetchone()
-        earlier = (request_hash, result) if request_hash is not None else None
-        return (version or 0), (digest or GENESIS_HASH), earlier
-
-    def write(
-        self,
-        stream_id: str,
-        rows: list[_Row],
-        recorded_at: datetime,
-        key: str | None,
-        request_hash: str,
-        hashes: list[str],
-        head_version: int,
-    ) -> int:
-        with self._cursor() as cursor:
-            cursor.execute(
-                self.WRITE,
-                {
-                    "n": len(rows),
-                    "stream": stream_id,
-                    "recorded_at": recorded_at,
-                    "rows": _rows_json(rows),
-                    "hashes": json.dumps(hashes),
-                    "key": key,
-                    "request_hash": request_hash,
-                    "first_version": head_version + 1,
-                    "last_version": head_version + len(rows),
-                },
-            )
-            return cursor.fetchone()[0]
-
-
-class _GenericStore:
-    """Portable SQL for the embedded SQLite default."""
-
-    def lookup(self, stream_id: str, key: str | None) -> tuple[int, str, tuple[str, Any] | None]:
-        with connection.cursor() as cursor:
-            earlier = None
-            if key:
-                cursor.execute(
-                    "SELECT request_hash, result FROM ledger_idempotency WHERE key = %s", [key]
-                )
-                earlier = cursor.fetchone()
-            cursor.execute(
-                "SELECT version, hash FROM ledger_event WHERE stream_id = %s "
-                "ORDER BY version DESC LIMIT 1",
-                [stream_id],
-            )
-            head = cursor.fetchone()
-        version, digest = (0, GENESIS_HASH) if head is None else head
-        return version, digest, (tuple(earlier) if earlier else None)
-
-    def write(
-        self,
-        stream_id: str,
-        rows: list[_Row],
-        recorded_at: datetime,
-        key: str | None,
-        request_hash: str,
-        hashes: list[str],
-        head_version: int,
-    ) -> int:
-        adapt = connection.ops.adapt_datetimefield_value
-        count = len(rows)
-        with connection.cursor() as cursor:
-            # From here to commit we hold the write lock: keep it short.
-            cursor.execute(
-                "UPDATE ledger_head SET position = position + %s WHERE id = 1 RETURNING position",
-                [count],
-            )
-            first_position = cursor.fetchone()[0] - count + 1
-            params: list[Any] = []
-            for position, row in enumerate(rows, start=first_position):
-                params.extend(
-                    (
-                        position,
-                        stream_id,
-                        row.version,
-                        row.event_type,
-                        row.schema_version,
-                        row.payload,
-                        row.metadata,
-                        adapt(row.occurred_at),
-                        adapt(recorded_at),
-                        row.prev_hash,
-                        row.hash,
-                    )
-                )
-            placeholders = ",".join(["(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"] * count)
-            cursor.execute(f"INSERT INTO ledger_event ({_COLUMNS}) VALUES {placeholders}", params)
-            if key:
-                result = {
-                    "stream_id": stream_id,
-                    "first_version": head_version + 1,
-                    "last_version": head_version + count,
-                    "first_position": first_position,
-                    "last_position": first_position + count - 1,
-                    "hashes": hashes,
-                }
-                cursor.execute(
-                    "INSERT INTO ledger_idempotency (key, stream_id, request_hash, result, "
-                    "created_at) VALUES (%s, %s, %s, %s, %s)",
-                    [key, stream_id, request_hash, json.dumps(result), adapt(recorded_at)],
-                )
-        return first_position
-
-
-def _store() -> _PostgresStore | _GenericStore:
-    return _PostgresStore() if connection.vendor == "postgresql" else _GenericStore()
-
-
-def _pg_cursor() -> Any:
-    """A psycopg cursor on Django's connection (so inside its transaction)
-    with server-side binding, so psycopg prepares our hot statements, and
-    psycopg's C timestamp loader instead of Django's Python one."""
-    from psycopg.types.datetime import TimestamptzLoader
-
-    connection.ensure_connection()
-    cursor = psycopg.Cursor(connection.connection)
-    cursor.adapters.register_loader("timestamptz", TimestamptzLoader)
-    return cursor
-
-
-def _loads_json(data: Any) -> Any:
-    """Decoding dominates reads: orjson is several times faster than json."""
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError:
-        # orjson refuses integers beyond 64 bits; json reads anything we stored.
-        return json.loads(data)
-
-
-# --- reading -------------------------------------------------------------------
-
-
-def read_columns(alias: str = "") -> str:
-    """The columns a reader selects, in ``RecordedEvent`` order. JSON comes
-    back as text on every backend and is decoded once, by orjson."""
-    prefix = f"{alias}." if alias else ""
-    cast = "::text" if connection.vendor == "postgresql" else ""
-    return ", ".join(
-        f"{prefix}{column}{cast if column in ('payload', 'metadata') else ''}"
-        for column in _COLUMNS.replace(" ", "").split(",")
-    )
-
-
-def _decoder() -> Any:
-    """Turn a raw row into a RecordedEvent, upcasting old payloads."""
-    upcast = REGISTRY.upcast
-    current = {name: t.version for name, t in REGISTRY.event_types.items()}
-    loads = _loads_json
-    make = RecordedEvent
-    typed_times = connection.vendor == "postgresql"
-
-    def parse_time(value: Any) -> datetime:
-        if isinstance(value, datetime):
-            return value if value.tzinfo else value.replace(tzinfo=UTC)
-        return datetime.fromisoformat(value).replace(tzinfo=UTC)
-
-    def decode(row: tuple[Any, ...]) -> RecordedEvent:
-        (position, stream_id, version, event_type, schema_version, payload, metadata,
-         occurred_at, recorded_at, prev_hash, digest) = row  # fmt: skip
-        payload = loads(payload)
-        if schema_version != current.get(event_type, schema_version):
-            schema_version, payload = upcast(event_type, schema_version, payload)
-        if not typed_times:
-            occurred_at, recorded_at = parse_time(occurred_at), parse_time(recorded_at)
-        return make(position, stream_id, version, event_type, schema_version, payload,
-                    loads(metadata), occurred_at, recorded_at, prev_hash, digest)  # fmt: skip
-
-    return decode
-
-
-def _select(sql: str, params: Sequence[Any]) -> list[RecordedEvent]:
-    """Run a SELECT of ``read_columns()`` and decode the rows."""
-    if connection.vendor == "postgresql":
-        with _pg_cursor() as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
-    else:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
-    decode = _decoder()
-    return [decode(row) for row in rows]
-
-
 def read_streams(stream_ids: Sequence[str]) -> list[RecordedEvent]:
     """Every event of the given streams, ordered by (stream_id, version)."""
     if not stream_ids:
         return []
     placeholders = ",".join(["%s"] * len(stream_ids))
-    return _select(
+    return select_events(
         f"SELECT {read_columns()} FROM ledger_event WHERE stream_id IN ({placeholders}) "
         "ORDER BY stream_id, version",
         list(stream_ids),
@@ -945,7 +346,7 @@ def read_stream(
     if limit is not None:
         sql += " LIMIT %s"
         params.append(limit)
-    return _select(sql, params)
+    return select_events(sql, params)
 
 
 def read_all(
@@ -959,7 +360,7 @@ def read_all(
         params.extend(event_types)
     sql += " ORDER BY position LIMIT %s"
     params.append(limit)
-    return _select(sql, params)
+    return select_events(sql, params)
 
 
 def iter_all(

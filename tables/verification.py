@@ -142,7 +142,7 @@ def iter_round_events(
 ) -> Iterator[RecordedEvent]:
     """Every event of the matching rounds, ordered by (stream_id, version),
     fetched page by page so memory stays flat however long the day."""
-    from audit.ledger import _select, read_columns
+    from audit.storage import read_columns, select_events
 
     where, params = _opened_filter(gaming_day, table_id)
     columns = read_columns("e")
@@ -156,9 +156,11 @@ def iter_round_events(
     after: tuple[str, int] | None = None
     while True:
         if after is None:
-            rows = _select(base + " ORDER BY e.stream_id, e.version LIMIT %s", [*params, page])
+            rows = select_events(
+                base + " ORDER BY e.stream_id, e.version LIMIT %s", [*params, page]
+            )
         else:
-            rows = _select(
+            rows = select_events(
                 base + " AND (e.stream_id > %s OR (e.stream_id = %s AND e.version > %s))"
                 " ORDER BY e.stream_id, e.version LIMIT %s",
                 [*params, after[0], after[0], after[1], page],

@@ -234,4 +234,4 @@ def test_append_many_writes_nothing_when_one_stream_is_refused():
             [StreamBatch(a, [counted(1, 0)]), StreamBatch(b, [counted(2, 1)])], actor=SYSTEM
         )
     assert read_stream(a) == []
-    assert RejectedSubmission.objects.filter(reason="stale_version").exists()
+    assert RejectedSubmission.objects.get(reason="stale_version").stream_id == b

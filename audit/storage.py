@@ -1,0 +1,375 @@
+"""How events are written and read, per database.
+
+PostgreSQL: two prepared statements per append (look up the head and the
+idempotency key; then one statement that takes the head lock, inserts the
+batch through ``jsonb_to_recordset`` and records the key), COPY for bulk
+appends, and a psycopg cursor with C loaders for reads. SQLite (the embedded
+default): portable SQL through Django's cursor.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+import psycopg
+from django.db import connection
+
+from audit.hashing import GENESIS_HASH, canonical_payload, chained_hash, format_timestamp
+from audit.records import Actor, NewEvent, RecordedEvent
+from audit.registry import REGISTRY
+
+COLUMNS = (
+    "position, stream_id, version, event_type, schema_version, payload, metadata, "
+    "occurred_at, recorded_at, prev_hash, hash"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    version: int
+    event_type: str
+    schema_version: int
+    payload: str
+    metadata: str
+    occurred_at: datetime
+    prev_hash: str
+    hash: str
+    occurred_text: str
+
+
+def rows_json(rows: list[Row]) -> str:
+    """The batch as one JSON array for ``jsonb_to_recordset``, assembled from
+    the canonical texts already built for hashing (nothing serialised twice)."""
+    return (
+        "["
+        + ",".join(
+            f'{{"v":{r.version},"t":{json.dumps(r.event_type)},"s":{r.schema_version},'
+            f'"p":{r.payload},"m":{r.metadata},"o":"{r.occurred_text}","ph":"{r.prev_hash}",'
+            f'"h":"{r.hash}"}}'
+            for r in rows
+        )
+        + "]"
+    )
+
+
+def chain(
+    stream_id: str,
+    events: Sequence[NewEvent],
+    head_version: int,
+    head_hash: str,
+    actor: Actor,
+    idempotency_key: str | None,
+) -> tuple[list[Row], list[str], datetime]:
+    """Hash-chain the batch onto the stream's head.
+
+    The stored payload and metadata are the canonical JSON that was hashed;
+    parts shared by the batch are serialised once.
+    """
+    recorded_at = datetime.now(UTC)
+    recorded_text = format_timestamp(recorded_at)
+    base_metadata: dict[str, Any] = {"actor": actor.username, "source": actor.source}
+    if actor.device:
+        base_metadata["device"] = actor.device
+    if idempotency_key:
+        base_metadata["idempotency_key"] = idempotency_key
+    base_metadata_json = canonical_payload(base_metadata)
+    stream_json = json.dumps(stream_id, ensure_ascii=False)
+    types = REGISTRY.event_types
+    rows: list[Row] = []
+    hashes: list[str] = []
+    prev_hash = head_hash
+    for offset, event in enumerate(events, start=1):
+        version = head_version + offset
+        metadata_json = (
+            canonical_payload({**base_metadata, **event.metadata})
+            if event.metadata
+            else base_metadata_json
+        )
+        occurred_at = event.occurred_at or recorded_at
+        occurred_text = (
+            recorded_text if occurred_at is recorded_at else format_timestamp(occurred_at)
+        )
+        schema_version = types[event.event_type].version
+        payload_json = canonical_payload(event.payload)
+        digest = chained_hash(
+            stream_json=stream_json,
+            version=version,
+            type_json=json.dumps(event.event_type, ensure_ascii=False),
+            schema_version=schema_version,
+            payload_json=payload_json,
+            metadata_json=metadata_json,
+            occurred_at=occurred_text,
+            recorded_at=recorded_text,
+            prev_hash=prev_hash,
+        )
+        rows.append(
+            Row(
+                version,
+                event.event_type,
+                schema_version,
+                payload_json,
+                metadata_json,
+                occurred_at,
+                prev_hash,
+                digest,
+                occurred_text,
+            )
+        )
+        hashes.append(digest)
+        prev_hash = digest
+    return rows, hashes, recorded_at
+
+
+class _PostgresStore:
+    """Two statements per append, both prepared: look up, then write.
+
+    The write is one statement: it moves ``ledger_head`` (taking its row lock
+    until commit), inserts the whole batch with ``unnest`` and records the
+    idempotency key, so the lock is held for one round trip plus the commit.
+    """
+
+    LOOKUP = (
+        "SELECT e.version, e.hash, i.request_hash, i.result::text "
+        "FROM (SELECT 1) AS one "
+        "LEFT JOIN LATERAL (SELECT version, hash FROM ledger_event "
+        "WHERE stream_id = %(stream)s::text "
+        "ORDER BY version DESC LIMIT 1) AS e ON true "
+        "LEFT JOIN ledger_idempotency AS i ON i.key = %(key)s::text"
+    )
+    WRITE = (
+        "WITH head AS ("
+        " UPDATE ledger_head SET position = position + %(n)s::int WHERE id = 1"
+        " RETURNING position - %(n)s::int AS base"
+        "), batch AS ("
+        " INSERT INTO ledger_event (" + COLUMNS + ")"
+        # Versions are contiguous, so each row's position follows from its version.
+        " SELECT head.base + e.v - %(first_version)s::int + 1, %(stream)s::text, e.v, e.t, e.s,"
+        " e.p, e.m, e.o, %(recorded_at)s::timestamptz, e.ph, e.h"
+        " FROM head, jsonb_to_recordset(%(rows)s::jsonb)"
+        " AS e(v int, t text, s int, p jsonb, m jsonb, o timestamptz, ph text, h text)"
+        "), idempotency AS ("
+        " INSERT INTO ledger_idempotency (key, stream_id, request_hash, result, created_at)"
+        " SELECT %(key)s::text, %(stream)s::text, %(request_hash)s::text, jsonb_build_object("
+        "'stream_id', %(stream)s::text, 'first_version', %(first_version)s::int,"
+        " 'last_version', %(last_version)s::int, 'first_position', head.base + 1,"
+        " 'last_position', head.base + %(n)s::int, 'hashes', %(hashes)s::jsonb),"
+        " %(recorded_at)s::timestamptz FROM head WHERE %(key)s::text IS NOT NULL"
+        ") SELECT base + 1 FROM head"
+    )
+
+    def _cursor(self) -> Any:
+        return pg_cursor()
+
+    def lookup(self, stream_id: str, key: str | None) -> tuple[int, str, tuple[str, Any] | None]:
+        with self._cursor() as cursor:
+            cursor.execute(self.LOOKUP, {"stream": stream_id, "key": key})
+            version, digest, request_hash, result = cursor.fetchone()
+        earlier = (request_hash, result) if request_hash is not None else None
+        return (version or 0), (digest or GENESIS_HASH), earlier
+
+    def write(
+        self,
+        stream_id: str,
+        rows: list[Row],
+        recorded_at: datetime,
+        key: str | None,
+        request_hash: str,
+        hashes: list[str],
+        head_version: int,
+    ) -> int:
+        with self._cursor() as cursor:
+            cursor.execute(
+                self.WRITE,
+                {
+                    "n": len(rows),
+                    "stream": stream_id,
+                    "recorded_at": recorded_at,
+                    "rows": rows_json(rows),
+                    "hashes": json.dumps(hashes),
+                    "key": key,
+                    "request_hash": request_hash,
+                    "first_version": head_version + 1,
+                    "last_version": head_version + len(rows),
+                },
+            )
+            return cursor.fetchone()[0]
+
+
+class _GenericStore:
+    """Portable SQL for the embedded SQLite default."""
+
+    def lookup(self, stream_id: str, key: str | None) -> tuple[int, str, tuple[str, Any] | None]:
+        with connection.cursor() as cursor:
+            earlier = None
+            if key:
+                cursor.execute(
+                    "SELECT request_hash, result FROM ledger_idempotency WHERE key = %s", [key]
+                )
+                earlier = cursor.fetchone()
+            cursor.execute(
+                "SELECT version, hash FROM ledger_event WHERE stream_id = %s "
+                "ORDER BY version DESC LIMIT 1",
+                [stream_id],
+            )
+            head = cursor.fetchone()
+        version, digest = (0, GENESIS_HASH) if head is None else head
+        return version, digest, (tuple(earlier) if earlier else None)
+
+    def write(
+        self,
+        stream_id: str,
+        rows: list[Row],
+        recorded_at: datetime,
+        key: str | None,
+        request_hash: str,
+        hashes: list[str],
+        head_version: int,
+    ) -> int:
+        adapt = connection.ops.adapt_datetimefield_value
+        count = len(rows)
+        with connection.cursor() as cursor:
+            # From here to commit we hold the write lock: keep it short.
+            cursor.execute(
+                "UPDATE ledger_head SET position = position + %s WHERE id = 1 RETURNING position",
+                [count],
+            )
+            first_position = cursor.fetchone()[0] - count + 1
+            params: list[Any] = []
+            for position, row in enumerate(rows, start=first_position):
+                params.extend(
+                    (
+                        position,
+                        stream_id,
+                        row.version,
+                        row.event_type,
+                        row.schema_version,
+                        row.payload,
+                        row.metadata,
+                        adapt(row.occurred_at),
+                        adapt(recorded_at),
+                        row.prev_hash,
+                        row.hash,
+                    )
+                )
+            placeholders = ",".join(["(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"] * count)
+            cursor.execute(f"INSERT INTO ledger_event ({COLUMNS}) VALUES {placeholders}", params)
+            if key:
+                result = {
+                    "stream_id": stream_id,
+                    "first_version": head_version + 1,
+                    "last_version": head_version + count,
+                    "first_position": first_position,
+                    "last_position": first_position + count - 1,
+                    "hashes": hashes,
+                }
+                cursor.execute(
+                    "INSERT INTO ledger_idempotency (key, stream_id, request_hash, result, "
+                    "created_at) VALUES (%s, %s, %s, %s, %s)",
+                    [key, stream_id, request_hash, json.dumps(result), adapt(recorded_at)],
+                )
+        return first_position
+
+
+def store() -> _PostgresStore | _GenericStore:
+    return _PostgresStore() if connection.vendor == "postgresql" else _GenericStore()
+
+
+def pg_cursor() -> Any:
+    """A psycopg cursor on Django's connection (so inside its transaction)
+    with server-side binding, so psycopg prepares our hot statements, and
+    psycopg's C timestamp loader instead of Django's Python one."""
+    from psycopg.types.datetime import TimestamptzLoader
+
+    connection.ensure_connection()
+    cursor = psycopg.Cursor(connection.connection)
+    cursor.adapters.register_loader("timestamptz", TimestamptzLoader)
+    return cursor
+
+
+def _loads_json(data: Any) -> Any:
+    """Decoding dominates reads: orjson is several times faster than json."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        # orjson refuses integers beyond 64 bits; json reads anything we stored.
+        return json.loads(data)
+
+
+# --- reading -------------------------------------------------------------------
+
+
+def read_columns(alias: str = "") -> str:
+    """The columns a reader selects, in ``RecordedEvent`` order. JSON comes
+    back as text on every backend and is decoded once, by orjson."""
+    prefix = f"{alias}." if alias else ""
+    cast = "::text" if connection.vendor == "postgresql" else ""
+    return ", ".join(
+        f"{prefix}{column}{cast if column in ('payload', 'metadata') else ''}"
+        for column in COLUMNS.replace(" ", "").split(",")
+    )
+
+
+def _decoder() -> Any:
+    """Turn a raw row into a RecordedEvent, upcasting old payloads."""
+    upcast = REGISTRY.upcast
+    current = {name: t.version for name, t in REGISTRY.event_types.items()}
+    loads = _loads_json
+    make = RecordedEvent
+    typed_times = connection.vendor == "postgresql"
+
+    def parse_time(value: Any) -> datetime:
+        if isinstance(value, datetime):
+            return value if value.tzinfo else value.replace(tzinfo=UTC)
+        return datetime.fromisoformat(value).replace(tzinfo=UTC)
+
+    def decode(row: tuple[Any, ...]) -> RecordedEvent:
+        (position, stream_id, version, event_type, schema_version, payload, metadata,
+         occurred_at, recorded_at, prev_hash, digest) = row  # fmt: skip
+        payload = loads(payload)
+        if schema_version != current.get(event_type, schema_version):
+            schema_version, payload = upcast(event_type, schema_version, payload)
+        if not typed_times:
+            occurred_at, recorded_at = parse_time(occurred_at), parse_time(recorded_at)
+        return make(position, stream_id, version, event_type, schema_version, payload,
+                    loads(metadata), occurred_at, recorded_at, prev_hash, digest)  # fmt: skip
+
+    return decode
+
+
+def select_events(sql: str, params: Sequence[Any]) -> list[RecordedEvent]:
+    """Run a SELECT of ``read_columns()`` and decode the rows."""
+    if connection.vendor == "postgresql":
+        with pg_cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+    decode = _decoder()
+    return [decode(row) for row in rows]
+
+
+def heads(stream_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+    """Each existing stream's (version, hash) of its last event."""
+    heads: dict[str, tuple[int, str]] = {}
+    unique = sorted(set(stream_ids))
+    with connection.cursor() as cursor:
+        for start in range(0, len(unique), 500):
+            chunk = unique[start : start + 500]
+            placeholders = ",".join(["%s"] * len(chunk))
+            cursor.execute(
+                "SELECT e.stream_id, e.version, e.hash FROM ledger_event e JOIN ("
+                f" SELECT stream_id, max(version) AS version FROM ledger_event"
+                f" WHERE stream_id IN ({placeholders}) GROUP BY stream_id"
+                ") h ON h.stream_id = e.stream_id AND h.version = e.version",
+                chunk,
+            )
+            for stream_id, version, digest in cursor.fetchall():
+                heads[stream_id] = (version, digest)
+    return heads

@@ -1,0 +1,174 @@
+"""Checks every submission passes before it touches the database: the
+append permissions (data, cached briefly), the registered schemas, the stream
+kind, and values the ledger will not store."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import fastjsonschema
+from django.db.models.signals import post_delete, post_save
+
+from audit import errors
+from audit.hashing import canonical_json
+from audit.models import AppendPermission
+from audit.records import Actor, NewEvent
+from audit.registry import REGISTRY, STREAM_ID
+
+MAX_BATCH = 500
+CLIENT_METADATA_KEYS = frozenset({"correlation_id", "causation_id"})
+
+
+_PERMISSION_TTL_SECONDS = 30.0
+_permission_cache: dict[str, Any] = {"loaded_at": -1.0, "by_role": {}}
+
+
+def _invalidate_permissions(**kwargs: Any) -> None:
+    _permission_cache["loaded_at"] = -1.0
+
+
+post_save.connect(_invalidate_permissions, sender=AppendPermission)
+post_delete.connect(_invalidate_permissions, sender=AppendPermission)
+
+
+def _grants_by_role() -> dict[str, frozenset[str]]:
+    now = time.monotonic()
+    if now - _permission_cache["loaded_at"] > _PERMISSION_TTL_SECONDS:
+        by_role: dict[str, set[str]] = {}
+        for role, event_type in AppendPermission.objects.values_list("role__name", "event_type"):
+            by_role.setdefault(role, set()).add(event_type)
+        _permission_cache["by_role"] = {role: frozenset(types) for role, types in by_role.items()}
+        _permission_cache["loaded_at"] = now
+    return _permission_cache["by_role"]
+
+
+def _granted(patterns: frozenset[str], event_type: str) -> bool:
+    if event_type in patterns or "*" in patterns:
+        return True
+    family = event_type.split(".", 1)[0] + ".*"
+    return family in patterns
+
+
+def may_append(actor: Actor, event_type: str) -> bool:
+    grants = _grants_by_role()
+    return any(_granted(grants.get(role, frozenset()), event_type) for role in actor.roles)
+
+
+# --- validation --------------------------------------------------------------
+
+
+FLOAT_REFUSED = "numbers must be integers (money is integer cents, odds are fractions)"
+NUL_REFUSED = "text may not contain the NUL character (U+0000)"
+
+
+def _unstorable(value: Any, path: str) -> tuple[str, str] | None:
+    """The first value the ledger will not store, with the reason: a float
+    (money is exact) or a NUL character (PostgreSQL's jsonb cannot hold it)."""
+    if isinstance(value, float):
+        return path, FLOAT_REFUSED
+    if isinstance(value, str):
+        return (path, NUL_REFUSED) if "\x00" in value else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if "\x00" in key:
+                return f"{path}.{key!r}", NUL_REFUSED
+            found = _unstorable(item, f"{path}.{key}")
+            if found:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _unstorable(item, f"{path}[{index}]")
+            if found:
+                return found
+    return None
+
+
+def validate(stream_id: str, events: Sequence[NewEvent], actor: Actor) -> None:
+    if not STREAM_ID.match(stream_id):
+        raise errors.MalformedSubmission(
+            f"stream id {stream_id!r} is not of the form <kind>:<key>", field="stream_id"
+        )
+    kind = REGISTRY.stream_kind_of(stream_id)
+    if kind is None:
+        raise errors.UnknownStream(
+            f"unknown stream kind {stream_id.split(':', 1)[0]!r}; known kinds: "
+            + ", ".join(sorted(REGISTRY.stream_kinds)),
+            field="stream_id",
+        )
+    if not events:
+        raise errors.MalformedSubmission("at least one event is required", field="events")
+    if len(events) > MAX_BATCH:
+        raise errors.MalformedSubmission(f"at most {MAX_BATCH} events per append", field="events")
+    for index, event in enumerate(events):
+        where = f"events[{index}]"
+        event_type = REGISTRY.event_types.get(event.event_type)
+        if event_type is None:
+            raise errors.SchemaViolation(
+                f"unknown event type {event.event_type!r}", field=f"{where}.type"
+            )
+        if not kind.accepts_type(event.event_type):
+            raise errors.SchemaViolation(
+                f"a {kind.name} stream does not accept {event.event_type} events",
+                field=f"{where}.type",
+            )
+        refused = _unstorable(event.payload, f"{where}.payload") or _unstorable(
+            dict(event.metadata), f"{where}.metadata"
+        )
+        if refused:
+            raise errors.SchemaViolation(refused[1], field=refused[0])
+        try:
+            event_type.validate(event.payload)
+            if event_type.check is not None:
+                event_type.check(event.payload)
+        except fastjsonschema.JsonSchemaValueException as error:
+            field_path = error.name.replace("data", f"{where}.payload", 1)
+            raise errors.SchemaViolation(
+                f"{field_path}: {error.message.removeprefix(error.name + ' ')} "
+                f"(schema rule: {error.rule})",
+                field=field_path,
+            ) from error
+        except ValueError as error:
+            message = str(error)
+            field_name = message.split(":", 1)[0] if ":" in message else ""
+            raise errors.SchemaViolation(
+                f"{where}.payload.{message}",
+                field=f"{where}.payload.{field_name}" if field_name else f"{where}.payload",
+            ) from error
+        unknown = set(event.metadata) - CLIENT_METADATA_KEYS
+        if unknown:
+            raise errors.SchemaViolation(
+                f"metadata may only carry {sorted(CLIENT_METADATA_KEYS)}; got {sorted(unknown)}",
+                field=f"{where}.metadata",
+            )
+        if event.occurred_at is not None and event.occurred_at.tzinfo is None:
+            raise errors.SchemaViolation(
+                "occurred_at must carry a time zone", field=f"{where}.occurred_at"
+            )
+        if not may_append(actor, event.event_type):
+            raise errors.Forbidden(
+                f"role(s) {sorted(actor.roles) or ['none']} may not append {event.event_type}",
+                field=f"{where}.type",
+            )
+
+
+def request_hash(stream_id: str, expected_version: int | None, events: Sequence[NewEvent]) -> str:
+    body = {
+        "stream_id": stream_id,
+        "expected_version": expected_version,
+        "events": [
+            {
+                "type": e.event_type,
+                "payload": e.payload,
+                "occurred_at": e.occurred_at.isoformat() if e.occurred_at else None,
+                "metadata": dict(e.metadata),
+            }
+            for e in events
+        ],
+    }
+    return hashlib.sha256(canonical_json(body)).hexdigest()
+
+
+# --- append --------------------------------------------------------------------
