@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
+from simple_history.admin import SimpleHistoryAdmin
 
 from audit.admin import ReadOnlyAdmin
 from audit.ledger import read_stream
 from tables.cards_svg import card_svg
-from tables.models import Finding, Round
+from tables.models import ComplianceFinding, Deck, Finding, Round, Slip, Table, TableDay
 from tables.verification import verify_round
 
 
@@ -206,3 +207,49 @@ class FindingAdmin(ReadOnlyAdmin):
     @admin.display(description="recorded")
     def recorded(self, obj: Finding) -> str:
         return _money(obj.recorded_cents)
+
+
+@admin.register(Table)
+class TableAdmin(SimpleHistoryAdmin):
+    """Table configuration; every change is kept (History button)."""
+
+    list_display = ["table_id", "pit", "game", "ruleset_id", "min_wager", "max_wager",
+                    "positions", "dealing_method", "shuffler", "status"]  # fmt: skip
+    list_filter = ["pit", "game", "ruleset_id", "status"]
+    search_fields = ["table_id"]
+
+    @admin.display(description="min", ordering="min_wager_cents")
+    def min_wager(self, obj: Table) -> str:
+        return _money(obj.min_wager_cents)
+
+    @admin.display(description="max", ordering="max_wager_cents")
+    def max_wager(self, obj: Table) -> str:
+        return _money(obj.max_wager_cents)
+
+
+@admin.register(TableDay)
+class TableDayAdmin(ReadOnlyAdmin):
+    list_display = ["table_id", "gaming_day", "status", "dealer", "fills_cents", "credits_cents",
+                    "buy_ins_cents"]  # fmt: skip
+    list_filter = ["gaming_day", "status", "table_id"]
+
+
+@admin.register(Slip)
+class SlipAdmin(ReadOnlyAdmin):
+    list_display = ["__str__", "table_id", "gaming_day", "amount_cents", "status", "requested_by",
+                    "approved_by"]  # fmt: skip
+    list_filter = ["kind", "status", "gaming_day", "table_id"]
+
+
+@admin.register(Deck)
+class DeckAdmin(ReadOnlyAdmin):
+    list_display = ["deck_id", "table_id", "status", "in_use_since", "inspected_by",
+                    "verified_by"]  # fmt: skip
+    list_filter = ["status", "table_id"]
+
+
+@admin.register(ComplianceFinding)
+class ComplianceFindingAdmin(ReadOnlyAdmin):
+    list_display = ["kind", "table_id", "deck_id", "gaming_day", "section", "raised_at",
+                    "acknowledged_by"]  # fmt: skip
+    list_filter = ["kind", "gaming_day", "table_id"]

@@ -8,6 +8,7 @@ the ledger and must give identical rows.
 from __future__ import annotations
 
 from django.db import models
+from simple_history.models import HistoricalRecords
 
 
 class RoundStatus(models.TextChoices):
@@ -35,6 +36,8 @@ class Round(models.Model):
     recorded_collected_cents = models.BigIntegerField()
     recorded_returned_cents = models.BigIntegerField()
     finding_count = models.SmallIntegerField()
+    #: Whether the dealer counted the stub in this round (§ 592.8(f): every 5 rounds).
+    stub_counted = models.BooleanField(default=False)
     #: Rule-set choices the settlement applied (e.g. the § 592.12(b) pair of 10s).
     options_applied = models.JSONField(default=dict)
     computed_at_position = models.BigIntegerField()
@@ -76,3 +79,232 @@ class Finding(models.Model):
     @property
     def difference_cents(self) -> int:
         return self.recorded_cents - self.expected_cents
+
+
+# --- configuration ---------------------------------------------------------------
+
+
+class Game(models.TextChoices):
+    CRISS_CROSS_POKER = "criss_cross_poker", "Criss-Cross Poker"
+    DOUBLE_CROSS_POKER = "double_cross_poker", "Double Cross Poker"
+
+
+class DealingMethod(models.TextChoices):
+    # Values are the rules engine's DealingMethod: the deck-change interval depends on it.
+    HAND = "HAND", "by hand"
+    MANUAL_SHOE = "MANUAL_SHOE", "manual dealing shoe"
+    AUTOMATED_SHOE = "AUTOMATED_SHOE", "automated dealing shoe"
+
+
+class Shuffler(models.TextChoices):
+    NONE = "none", "none"
+    AUTOMATED = "automated", "automated shuffler"
+    AUTOMATED_COUNTING = "automated_counting", "automated shuffler that counts the cards"
+
+
+class TableStatus(models.TextChoices):
+    ACTIVE = "active", "in service"
+    INACTIVE = "inactive", "out of service"
+
+
+def _ruleset_choices() -> list[tuple[str, str]]:
+    from tables.rules.rulesets import RULESETS
+
+    return [(ruleset_id, ruleset_id) for ruleset_id in sorted(RULESETS)]
+
+
+class Table(models.Model):
+    """A gaming table's configuration. Its history is kept; what happens at
+    the table (openings, fills, decks, rounds) is in the ledger."""
+
+    table_id = models.SlugField(max_length=50, unique=True, help_text="e.g. CC-01")
+    pit = models.CharField(max_length=20, default="1")
+    game = models.CharField(max_length=30, choices=Game.choices)
+    ruleset_id = models.CharField(max_length=50, choices=_ruleset_choices,
+                                  verbose_name="rule set")  # fmt: skip
+    min_wager_cents = models.PositiveIntegerField()
+    max_wager_cents = models.PositiveIntegerField()
+    positions = models.PositiveSmallIntegerField(default=6)
+    dealing_method = models.CharField(max_length=20, choices=DealingMethod.choices)
+    shuffler = models.CharField(max_length=20, choices=Shuffler.choices, default=Shuffler.NONE)
+    status = models.CharField(max_length=10, choices=TableStatus.choices,
+                              default=TableStatus.ACTIVE)  # fmt: skip
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["pit", "table_id"]
+
+    def __str__(self) -> str:
+        return self.table_id
+
+    @property
+    def ruleset(self):
+        from tables.rules.rulesets import get_ruleset
+
+        return get_ruleset(self.ruleset_id)
+
+    def clean(self) -> None:
+        from django.core.exceptions import ValidationError
+
+        errors = {}
+        ruleset = self.ruleset if self.ruleset_id else None
+        if ruleset is not None and ruleset.game != self.game:
+            errors["ruleset_id"] = (
+                f"rule set {self.ruleset_id} is for {ruleset.game}, not {self.game}"
+            )
+        if (
+            self.min_wager_cents
+            and self.max_wager_cents
+            and self.min_wager_cents > self.max_wager_cents
+        ):
+            errors["max_wager_cents"] = "the maximum wager is below the minimum"
+        if ruleset is not None and self.positions > ruleset.max_seats:
+            errors["positions"] = (
+                f"{ruleset.id} allows at most {ruleset.max_seats} positions "
+                f"(§ {ruleset.section('2(a)')})"
+            )
+        if self.pk and ruleset is not None:
+            before = Table.objects.filter(pk=self.pk).values_list("ruleset_id", flat=True).first()
+            if (
+                before != self.ruleset_id
+                and TableDay.objects.filter(
+                    table_id=self.table_id, status=TableDayStatus.OPEN
+                ).exists()
+            ):
+                errors["ruleset_id"] = (
+                    "the rule set may change only between gaming days: close the table's day first"
+                )
+        if errors:
+            raise ValidationError(errors)
+
+
+# --- read models of the table's day, slips, decks and compliance --------------------
+
+
+class TableDayStatus(models.TextChoices):
+    OPEN = "open", "open"
+    CLOSED = "closed", "closed"
+
+
+class TableDay(models.Model):
+    """One table's gaming day as the ledger tells it (projection)."""
+
+    stream_id = models.CharField(max_length=200, primary_key=True)
+    table_id = models.CharField(max_length=50)
+    gaming_day = models.DateField()
+    status = models.CharField(max_length=10, choices=TableDayStatus.choices)
+    opened_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    dealer = models.CharField(max_length=150, blank=True)
+    opener_inventory = models.JSONField(default=dict, help_text="count by denomination (cents)")
+    closer_inventory = models.JSONField(default=dict, help_text="count by denomination (cents)")
+    opener_cents = models.BigIntegerField(default=0)
+    closer_cents = models.BigIntegerField(null=True, blank=True)
+    buy_ins_cents = models.BigIntegerField(default=0)
+    fills_cents = models.BigIntegerField(default=0)
+    credits_cents = models.BigIntegerField(default=0)
+    drop_box = models.CharField(max_length=30, blank=True)
+    computed_at_position = models.BigIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table_id", "gaming_day"],
+                                               name="table_day_unique")]  # fmt: skip
+        ordering = ["-gaming_day", "table_id"]
+
+    def __str__(self) -> str:
+        return f"{self.table_id} {self.gaming_day}"
+
+
+class SlipKind(models.TextChoices):
+    FILL = "fill", "fill"
+    CREDIT = "credit", "credit"
+
+
+class SlipStatus(models.TextChoices):
+    REQUESTED = "requested", "requested"
+    APPROVED = "approved", "approved"
+    VOIDED = "voided", "voided"
+
+
+class Slip(models.Model):
+    """A fill or credit slip (projection of its own ledger stream)."""
+
+    stream_id = models.CharField(max_length=200, primary_key=True)
+    year = models.PositiveSmallIntegerField()
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=SlipKind.choices)
+    table_id = models.CharField(max_length=50)
+    gaming_day = models.DateField()
+    amounts = models.JSONField(default=dict, help_text="count by denomination (cents)")
+    amount_cents = models.BigIntegerField()
+    status = models.CharField(max_length=10, choices=SlipStatus.choices)
+    requested_by = models.CharField(max_length=150)
+    approved_by = models.CharField(max_length=150, blank=True)
+    void_reason = models.TextField(blank=True)
+    computed_at_position = models.BigIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["year", "number"], name="slip_unique")]
+        # The table-day view and the close: a table's slips of a day.
+        indexes = [models.Index(fields=["gaming_day", "table_id"], name="slip_day_table")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.year}-{self.number:06d}"
+
+
+class DeckStatus(models.TextChoices):
+    RECEIVED = "received", "received"
+    INSPECTED = "inspected", "inspected by the dealer"
+    VERIFIED = "verified", "verified by the floorperson"
+    IN_USE = "in_use", "in use"
+    REMOVED = "removed", "removed"
+
+
+class Deck(models.Model):
+    """A deck's life at a table (projection of its ledger stream)."""
+
+    stream_id = models.CharField(max_length=200, primary_key=True)
+    deck_id = models.CharField(max_length=100)
+    table_id = models.CharField(max_length=50)
+    status = models.CharField(max_length=10, choices=DeckStatus.choices)
+    back_colour = models.CharField(max_length=30, blank=True)
+    received_at = models.DateTimeField()
+    inspected_by = models.CharField(max_length=150, blank=True)
+    verified_by = models.CharField(max_length=150, blank=True)
+    in_use_since = models.DateTimeField(null=True, blank=True)
+    removed_at = models.DateTimeField(null=True, blank=True)
+    removed_reason = models.TextField(blank=True)
+    computed_at_position = models.BigIntegerField()
+
+    class Meta:
+        # The deck job and the floor board: decks in use, by table.
+        indexes = [models.Index(fields=["status", "table_id"], name="deck_status_table")]
+
+    def __str__(self) -> str:
+        return self.deck_id
+
+
+class ComplianceFinding(models.Model):
+    """A rule broken at a table outside a round (a deck kept past its change
+    interval, no stub count within five rounds), raised by a job as a ledger
+    event in its own stream, so raising it twice is impossible."""
+
+    stream_id = models.CharField(max_length=200, primary_key=True)
+    kind = models.CharField(max_length=40)
+    table_id = models.CharField(max_length=50)
+    deck_id = models.CharField(max_length=100, blank=True)
+    gaming_day = models.DateField()
+    section = models.CharField(max_length=50)
+    detail = models.TextField()
+    raised_at = models.DateTimeField()
+    acknowledged_by = models.CharField(max_length=150, blank=True)
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
+    computed_at_position = models.BigIntegerField()
+
+    class Meta:
+        # The floor board: open findings of a day by table.
+        indexes = [models.Index(fields=["gaming_day", "table_id"], name="compliance_day_table")]
+        ordering = ["-raised_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.table_id} (§ {self.section})"

@@ -17,6 +17,7 @@ from tables.rules.events import (
     RoundClosed,
     RoundOpened,
     RoundVoided,
+    StubCounted,
     WagerPlaced,
     WagerReturned,
 )
@@ -98,6 +99,7 @@ def round_row(verified: VerifiedRound) -> dict[str, Any]:
         "recorded_collected_cents": totals["collected"],
         "recorded_returned_cents": totals["returned"],
         "finding_count": len(result.findings),
+        "stub_counted": any(isinstance(e, StubCounted) for e in result.events),
         "options_applied": dict(settlement.options_applied),
         "computed_at_position": verified.recorded[-1].position,
     }
