@@ -14,7 +14,7 @@ from itertools import combinations
 
 import pytest
 
-from tables.rules import parsheet
+from tables.rules import parsheet, parsheet_exact
 from tables.rules.cards import STANDARD_DECK, parse_cards
 from tables.rules.engine import Outcome, lookup
 from tables.rules.events import (
@@ -55,30 +55,44 @@ def test_592_12_c_five_card_category_counts_match_the_combinatorics():
     for (category, _), number in parsheet.five_card_category_counts().items():
         counts[category] += number
     assert dict(counts) == FIVE_CARD_COUNTS
-    pairs = {rank: number for (category, rank), number
-             in parsheet.five_card_category_counts().items() if category == C.PAIR}
+    pairs = {
+        rank: number
+        for (category, rank), number in parsheet.five_card_category_counts().items()
+        if category == C.PAIR
+    }
     assert pairs == {rank: 84_480 for rank in range(2, 15)}
 
 
 def test_592_12_c_five_card_bonus_house_edge_is_exact():
     sheet = parsheet.five_card_bonus_sheet(PA_592_2014)
     # § 592.12(c): winnings per unit, and the result is the stake back plus winnings.
-    returned = (4 * 251 + 36 * 101 + 624 * 41 + 3_744 * 16 + 5_108 * 11 + 10_200 * 7
-                + 54_912 * 5 + 123_552 * 4 + 9 * 84_480 * 2)
+    returned = (
+        4 * 251
+        + 36 * 101
+        + 624 * 41
+        + 3_744 * 16
+        + 5_108 * 11
+        + 10_200 * 7
+        + 54_912 * 5
+        + 123_552 * 4
+        + 9 * 84_480 * 2
+    )
     expected_edge = 1 - Fraction(returned, TOTAL_FIVE)
     assert sheet.house_edge == expected_edge == Fraction(7_653, 216_580)
     assert parsheet.percent(sheet.house_edge) == Decimal("3.5336")
     assert sum(row.probability for row in sheet.rows) == 1
     assert sum(row.combinations for row in sheet.rows) == TOTAL_FIVE
     assert [row.label for row in sheet.rows[:-1]] == [
-        line.label for line in PA_592_2014.five_card_bonus_table]
+        line.label for line in PA_592_2014.five_card_bonus_table
+    ]
     assert sheet.rows[-2].combinations == 9 * 84_480  # pair of 6s through aces
     assert sheet.hit_frequency == Fraction(TOTAL_FIVE - 1_640_460, TOTAL_FIVE)
 
 
 def test_674a_12_c_five_card_bonus_is_the_same_as_592():
     assert parsheet.five_card_bonus_sheet(PA_674A_2019).house_edge == (
-        parsheet.five_card_bonus_sheet(PA_592_2014).house_edge)
+        parsheet.five_card_bonus_sheet(PA_592_2014).house_edge
+    )
 
 
 @pytest.mark.slow
@@ -128,27 +142,33 @@ def _middle_by_hand(ruleset, hole, row_1, row_3, top, bottom, across, down):
     for center in centers:
         a_hand = evaluate_five([*hole, row_1, center, row_3])
         d_hand = evaluate_five([*hole, top, center, bottom])
-        base = (result(ruleset.ante_table, a_hand) + result(ruleset.ante_table, d_hand)
-                + across * result(ruleset.bet_table, a_hand)
-                + down * result(ruleset.bet_table, d_hand))
+        base = (
+            result(ruleset.ante_table, a_hand)
+            + result(ruleset.ante_table, d_hand)
+            + across * result(ruleset.bet_table, a_hand)
+            + down * result(ruleset.bet_table, d_hand)
+        )
         best = max(a_hand, d_hand)
         for multiple in totals:
             totals[multiple] += base + multiple * result(ruleset.bet_table, best)
     return {multiple: total / len(centers) for multiple, total in totals.items()}
 
 
-@pytest.mark.parametrize("cards, multiples, best", [
-    ("AhAd 2c9s 3cTd", (3, 3), 3),
-    ("7h2d 8c9s 3cJd", (1, 1), 1),
-    ("3h2d 8cKs 4cQd", (1, 1), 0),
-])
+@pytest.mark.parametrize(
+    "cards, multiples, best",
+    [
+        ("AhAd 2c9s 3cTd", (3, 3), 3),
+        ("7h2d 8c9s 3cJd", (1, 1), 1),
+        ("3h2d 8cKs 4cQd", (1, 1), 0),
+    ],
+)
 def test_592_11_f_middle_decision_is_exact(cards, multiples, best):
     hole_1, hole_2, row_1, row_3, top, bottom = parse_cards(cards)
     pays = parsheet.CrissCrossPays.of(PA_592_2014)
-    decision = parsheet.middle_decision(pays, (hole_1, hole_2), row_1, row_3, top, bottom,
-                                        *multiples)
-    expected = _middle_by_hand(PA_592_2014, (hole_1, hole_2), row_1, row_3, top, bottom,
-                               *multiples)
+    decision = parsheet.middle_decision(
+        pays, (hole_1, hole_2), row_1, row_3, top, bottom, *multiples
+    )
+    expected = _middle_by_hand(PA_592_2014, (hole_1, hole_2), row_1, row_3, top, bottom, *multiples)
     assert decision.continue_1x == expected[1]
     assert decision.continue_3x == expected[3]
     assert decision.fold == -(2 + sum(multiples))
@@ -177,15 +197,20 @@ def _net_by_seat(settlement, excluded):
 
 def test_criss_cross_settlement_matches_the_engines_required_settlement():
     rng = random.Random(11)
-    pays = {ruleset.id: parsheet.CrissCrossPays.of(ruleset)
-            for ruleset in (PA_592_2014, PA_674A_2019)}
+    pays = {
+        ruleset.id: parsheet.CrissCrossPays.of(ruleset) for ruleset in (PA_592_2014, PA_674A_2019)
+    }
     for number in range(60):
         ruleset = (PA_592_2014, PA_674A_2019)[number % 2]
-        round_ = simulate_criss_cross(rng, ruleset, seats=(1, 2, 3),
-                                      strategy=Strategy(fold_percent=15, bet_multiple=2))
+        round_ = simulate_criss_cross(
+            rng, ruleset, seats=(1, 2, 3), strategy=Strategy(fold_percent=15, bet_multiple=2)
+        )
         events = round_.events
-        community = {e.position: e.card for e in events
-                     if isinstance(e, CardDealt) and e.recipient is Recipient.COMMUNITY}
+        community = {
+            e.position: e.card
+            for e in events
+            if isinstance(e, CardDealt) and e.recipient is Recipient.COMMUNITY
+        }
         holes, antes, multiples, folded = {}, {}, {}, set()
         for event in events:
             if isinstance(event, CardDealt) and event.recipient is Recipient.PLAYER:
@@ -193,14 +218,15 @@ def test_criss_cross_settlement_matches_the_engines_required_settlement():
             elif isinstance(event, WagerPlaced) and event.wager is Wager.ANTE_ACROSS:
                 antes[event.seat] = event.amount_cents
             elif isinstance(event, WagerPlaced) and event.wager in (
-                    Wager.ACROSS_BET, Wager.DOWN_BET, Wager.MIDDLE_BET):
-                multiples.setdefault(event.seat, []).append(
-                    event.amount_cents // antes[event.seat])
+                Wager.ACROSS_BET,
+                Wager.DOWN_BET,
+                Wager.MIDDLE_BET,
+            ):
+                multiples.setdefault(event.seat, []).append(event.amount_cents // antes[event.seat])
             elif isinstance(event, PlayerFolded):
                 folded.add(event.seat)
         required = _net_by_seat(replay(events).settlement, {Wager.FIVE_CARD_BONUS})
-        across = (community[Position.ROW_1], community[Position.CENTER],
-                  community[Position.ROW_3])
+        across = (community[Position.ROW_1], community[Position.CENTER], community[Position.ROW_3])
         down = (community[Position.TOP], community[Position.CENTER], community[Position.BOTTOM])
         for seat, hole in holes.items():
             placed = multiples.get(seat, [])
@@ -213,8 +239,9 @@ def test_double_cross_settlement_matches_the_engines_required_settlement():
     rng = random.Random(12)
     pays = parsheet.DoubleCrossPays.of(MA_DCP)
     for number in range(60):
-        events = simulate_double_cross(rng, MA_DCP, seats=(1, 2, 3),
-                                       strategy=Strategy(fold_percent=20)).events
+        events = simulate_double_cross(
+            rng, MA_DCP, seats=(1, 2, 3), strategy=Strategy(fold_percent=20)
+        ).events
         community, holes, dealer, antes, alignment = {}, {}, [], {}, {}
         for event in events:
             if isinstance(event, CardDealt):
@@ -227,16 +254,22 @@ def test_double_cross_settlement_matches_the_engines_required_settlement():
             elif isinstance(event, WagerPlaced) and event.wager is Wager.ANTE:
                 antes[event.seat] = event.amount_cents
             elif isinstance(event, PlayDeclared):
-                alignment[event.seat] = (parsheet.VERTICAL if event.alignment
-                                         is Alignment.VERTICAL else parsheet.HORIZONTAL)
+                alignment[event.seat] = (
+                    parsheet.VERTICAL
+                    if event.alignment is Alignment.VERTICAL
+                    else parsheet.HORIZONTAL
+                )
         required = _net_by_seat(replay(events).settlement, {Wager.THREE_CARD})
-        horizontal = (community[Position.ROW_1], community[Position.CENTER],
-                      community[Position.ROW_3])
-        vertical = (community[Position.TOP], community[Position.CENTER],
-                    community[Position.BOTTOM])
+        horizontal = (
+            community[Position.ROW_1],
+            community[Position.CENTER],
+            community[Position.ROW_3],
+        )
+        vertical = (community[Position.TOP], community[Position.CENTER], community[Position.BOTTOM])
         for seat, hole in holes.items():
-            net = parsheet.double_cross_net(pays, hole, dealer, horizontal, vertical,
-                                            alignment.get(seat))
+            net = parsheet.double_cross_net(
+                pays, hole, dealer, horizontal, vertical, alignment.get(seat)
+            )
             assert Fraction(net * antes[seat], pays.scale) == required[seat], (number, seat)
 
 
@@ -244,7 +277,8 @@ def test_592_12_b_paying_a_pair_of_10s_lowers_the_game_edge():
     def edge(ruleset, pair_of_tens=None):
         pays = parsheet.CrissCrossPays.of(ruleset, pair_of_tens)
         return parsheet.simulate_criss_cross_game(
-            random.Random(3), parsheet.CrissCrossBasic(pays), 4_000).house_edge
+            random.Random(3), parsheet.CrissCrossBasic(pays), 4_000
+        ).house_edge
 
     push = edge(PA_592_2014, PairOfTensMiddleBets.PUSH)
     assert push == edge(PA_674A_2019)  # the push reading is the 674a table
@@ -260,11 +294,14 @@ def test_criss_cross_optimal_estimate_agrees_across_seeds_and_beats_basic():
     first = parsheet.simulate_criss_cross_game(random.Random(21), strategy, 3_000)
     second = parsheet.simulate_criss_cross_game(random.Random(22), strategy, 3_000)
     assert abs(first.house_edge - second.house_edge) <= (
-        first.house_edge_half_width + second.house_edge_half_width)
+        first.house_edge_half_width + second.house_edge_half_width
+    )
     basic = parsheet.simulate_criss_cross_game(
-        random.Random(21), parsheet.CrissCrossBasic(pays), 3_000)
+        random.Random(21), parsheet.CrissCrossBasic(pays), 3_000
+    )
     assert first.house_edge + first.house_edge_half_width < (
-        basic.house_edge - basic.house_edge_half_width)
+        basic.house_edge - basic.house_edge_half_width
+    )
     assert 0 < first.element_of_risk < first.house_edge
 
 
@@ -272,7 +309,8 @@ def test_double_cross_basic_simulation_reports_a_confidence_interval():
     pays = parsheet.DoubleCrossPays.of(MA_DCP)
     assert pays.scale == 2  # two pair pays 3 to 2 (Section 11(b))
     result = parsheet.simulate_double_cross_game(
-        random.Random(4), parsheet.DoubleCrossBasic(pays), 3_000)
+        random.Random(4), parsheet.DoubleCrossBasic(pays), 3_000
+    )
     assert result.rounds == 3_000
     assert 0 < result.house_edge_half_width < Fraction(1, 5)
     assert result.average_wagered == 3  # never folds: ante and two raises
@@ -289,3 +327,133 @@ def test_double_cross_optimal_folds_some_hands_and_is_deterministic_for_a_seed()
     first = run()
     assert first == run()
     assert dict(first.multiples).get("fold", 0) > 0
+
+
+# ---------------------------------------------------------------------------
+# Exact whole game (tables.rules.parsheet_exact), checked by plain enumeration
+# ---------------------------------------------------------------------------
+
+
+def _plain_results(ruleset, pair_of_tens):
+    """Per-unit Ante and Bet results of a hand, from the pay tables by the engine's lookup."""
+    cache = {}
+    wanted_push = pair_of_tens is not PairOfTensMiddleBets.PAY_1_TO_1
+
+    def result(table, hand):
+        key = (id(table), hand)
+        if key not in cache:
+            pair = int(hand.pair_rank) if hand.category == C.PAIR else None
+            match = lookup(table, hand.category, pair)
+            line = match.line
+            if match.conflict:
+                line = next(item for item in match.conflict if (item.odds is None) == wanted_push)
+            if line is None:
+                cache[key] = -1
+            else:
+                cache[key] = 0 if line.odds is None else line.odds.ratio
+        return cache[key]
+
+    return lambda hand: result(ruleset.ante_table, hand), lambda hand: result(
+        ruleset.bet_table, hand
+    )
+
+
+def _down_value_by_enumeration(ruleset, pair_of_tens, hole, row_1, row_3, across):
+    """Value of optimal play after the ROW cards, every TOP, BOTTOM and CENTER dealt.
+
+    Written plainly: every Down multiple 1, 2, 3 and every Middle multiple 1, 2,
+    3 is tried (2x included, to check it never helps), and folding forfeits
+    everything placed.
+    """
+    ante, bet = _plain_results(ruleset, pair_of_tens)
+    known = {*hole, row_1, row_3}
+    rest = [card for card in STANDARD_DECK if card not in known]
+    across_hands = {card: evaluate_five([*hole, row_1, card, row_3]) for card in rest}
+    pairs = list(combinations(rest, 2))
+    totals = {1: Fraction(0), 2: Fraction(0), 3: Fraction(0)}
+    for top, bottom in pairs:
+        centers = [card for card in rest if card not in (top, bottom)]
+        antes = across_bets = down_bets = middle_bets = 0
+        for center in centers:
+            across_hand = across_hands[center]
+            down_hand = evaluate_five([*hole, top, center, bottom])
+            antes += ante(across_hand) + ante(down_hand)
+            across_bets += bet(across_hand)
+            down_bets += bet(down_hand)
+            middle_bets += bet(max(across_hand, down_hand))
+        for down in totals:
+            options = [
+                Fraction(
+                    antes + across * across_bets + down * down_bets + middle * middle_bets,
+                    len(centers),
+                )
+                for middle in (1, 2, 3)
+            ]
+            assert options[1] <= max(options[0], options[2])
+            totals[down] += max(Fraction(-(2 + across + down)), *options)
+    by_down = {down: total / len(pairs) for down, total in totals.items()}
+    assert by_down[2] <= max(by_down[1], by_down[3])
+    return max(Fraction(-(2 + across)), *by_down.values())
+
+
+@pytest.mark.parametrize(
+    "ruleset, pair_of_tens, cards, across",
+    [
+        (PA_674A_2019, None, "AcKc QcJc", 1),  # Across flush and straight draws
+        (PA_674A_2019, None, "9s4s 9h4c", 3),  # Across two pair made; Down flush possible
+        (PA_674A_2019, None, "Th2d 3c8s", 1),  # unsuited: a fold candidate
+        (PA_592_2014, PairOfTensMiddleBets.PAY_1_TO_1, "TcTd 5h6h", 3),  # pair of 10s paid
+    ],
+)
+def test_674a_11_d_f_exact_down_stage_matches_plain_enumeration(
+    ruleset, pair_of_tens, cards, across
+):
+    first, second, row_1, row_3 = parse_cards(cards)
+    pays = parsheet.CrissCrossPays.of(ruleset, pair_of_tens)
+    solver = parsheet_exact.HoleSolver(pays.ante, pays.bet, (first, second))
+    expected = _down_value_by_enumeration(
+        ruleset, pair_of_tens, (first, second), row_1, row_3, across
+    )
+    assert solver.down_value(row_1, row_3, across) == expected
+
+
+@pytest.mark.parametrize("cards", ["Td7h", "9c8c"])
+def test_674a_11_b_exact_across_value_averages_every_row_pair(cards):
+    hole = parse_cards(cards)
+    pays = parsheet.CrissCrossPays.of(PA_674A_2019)
+    solver = parsheet_exact.HoleSolver(pays.ante, pays.bet, hole)
+    result = solver.solve()
+    pairs = parsheet_exact.every_card_pair(hole)
+    assert len(pairs) == 1_225
+    stages = {}  # the Down stage depends on the cards' types only: computed once per type pair
+    for across, value in ((1, result.value_1x), (3, result.value_3x)):
+        total = Fraction(0)
+        for row_1, row_3 in pairs:
+            key = tuple(sorted((solver.type_of(row_1), solver.type_of(row_3)))) + (across,)
+            if key not in stages:
+                stages[key] = solver.down_value(row_1, row_3, across)
+            total += stages[key]
+        assert total / len(pairs) == value
+    best = max((result.value_1x, 1), (result.value_3x, 3), (Fraction(-2), 0))
+    assert result.expected == best[0] and result.across == best[1]
+    assert sum(result.down) == parsheet_exact.ACROSS_DEN * (result.across != 0)
+
+
+def test_674a_11_h_aces_play_3x_and_win_at_least_eleven_antes():
+    # A pair of aces is in both hands whatever is dealt: each Ante and each Bet
+    # pays 1 to 1 (674a.12(a), (b)), so 3x everywhere wins at least 2 + 9 units.
+    pays = parsheet.CrissCrossPays.of(PA_674A_2019)
+    result = parsheet_exact.HoleSolver(pays.ante, pays.bet, parse_cards("AhAs")).solve()
+    assert result.across == 3
+    assert result.value_3x > 11
+    assert result.down == (0, 0, parsheet_exact.ACROSS_DEN)
+    assert result.middle == (0, 0, parsheet_exact.ACROSS_DEN)
+
+
+def test_674a_11_hole_classes_cover_every_two_card_hand():
+    classes = parsheet_exact.hole_classes()
+    assert len(classes) == 169
+    names = {parsheet.starting_hand_class(hole) for hole, _ in classes}
+    assert len(names) == 169
+    counts = Counter(parsheet.starting_hand_class(pair) for pair in combinations(STANDARD_DECK, 2))
+    assert {parsheet.starting_hand_class(hole): weight for hole, weight in classes} == counts

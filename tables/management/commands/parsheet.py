@@ -9,6 +9,7 @@ beside them; no float is ever printed.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import random
 import time
 from decimal import Decimal
@@ -16,7 +17,7 @@ from fractions import Fraction
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tables.rules import parsheet
+from tables.rules import parsheet, parsheet_exact
 from tables.rules.rulesets import (
     RULESETS,
     CrissCrossRuleSet,
@@ -51,26 +52,66 @@ class Command(BaseCommand):
         parser.add_argument("game", help="criss_cross_poker or double_cross_poker")
         parser.add_argument("--ruleset", required=True, help="rule set id, e.g. PA-674a-2019")
         parser.add_argument("--strategy", default="optimal", help="optimal or basic")
-        parser.add_argument("--rounds", type=int, default=None,
-                            help="simulated rounds (default 100,000 Criss-Cross, 40,000 "
-                                 "Double Cross)")
+        parser.add_argument(
+            "--rounds",
+            type=int,
+            default=None,
+            help="simulated rounds (default 100,000 Criss-Cross, 40,000 Double Cross)",
+        )
         parser.add_argument("--seed", type=int, default=1, help="seed of the random generator")
-        parser.add_argument("--pair-of-tens", choices=[item.value for item in
-                                                       PairOfTensMiddleBets],
-                            default=None, help="592.12(b) reading for a pair of 10s")
-        parser.add_argument("--calibration-samples", type=int, default=CALIBRATION_SAMPLES,
-                            help="Criss-Cross: rollouts per starting-hand class for the Across "
-                                 "fold (0: use the exact lower bound instead)")
+        parser.add_argument(
+            "--pair-of-tens",
+            choices=[item.value for item in PairOfTensMiddleBets],
+            default=None,
+            help="592.12(b) reading for a pair of 10s",
+        )
+        parser.add_argument(
+            "--calibration-samples",
+            type=int,
+            default=CALIBRATION_SAMPLES,
+            help="Criss-Cross: rollouts per starting-hand class for the Across "
+            "fold (0: use the exact lower bound instead)",
+        )
+        parser.add_argument(
+            "--exact",
+            action="store_true",
+            help="Criss-Cross: exact whole-game house edge and element of risk "
+            "under optimal strategy (backward induction, minutes)",
+        )
+        parser.add_argument(
+            "--exact-classes",
+            default=None,
+            help="with --exact: solve only these starting-hand classes "
+            "(comma-separated, e.g. AA,72o); no whole-game figures",
+        )
+        parser.add_argument(
+            "--processes", type=int, default=2, help="with --exact: worker processes (1: no pool)"
+        )
         parser.add_argument("--json", action="store_true", help="machine-readable output")
 
-    def handle(self, *args, game, ruleset, strategy, rounds, seed, pair_of_tens,
-               calibration_samples=CALIBRATION_SAMPLES, json=False, **options):
+    def handle(
+        self,
+        *args,
+        game,
+        ruleset,
+        strategy,
+        rounds,
+        seed,
+        pair_of_tens,
+        calibration_samples=CALIBRATION_SAMPLES,
+        json=False,
+        exact=False,
+        exact_classes=None,
+        processes=2,
+        **options,
+    ):
         self.calibration_samples = calibration_samples
         if game not in GAMES:
             raise CommandError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
         if ruleset not in RULESETS:
-            raise CommandError(f"unknown rule set {ruleset!r}; known: "
-                               + ", ".join(sorted(RULESETS)))
+            raise CommandError(
+                f"unknown rule set {ruleset!r}; known: " + ", ".join(sorted(RULESETS))
+            )
         rules = get_ruleset(ruleset)
         if rules.game != game:
             raise CommandError(f"rule set {ruleset} is for {rules.game}, not {game}")
@@ -79,22 +120,40 @@ class Command(BaseCommand):
         if pair_of_tens is not None and not (
             isinstance(rules, CrissCrossRuleSet) and rules.pair_of_tens_middle_bets is not None
         ):
-            raise CommandError(f"--pair-of-tens applies only to a rule set whose pay table "
-                               f"lists a pair of 10s twice (PA-592-2014), not {ruleset}")
+            raise CommandError(
+                f"--pair-of-tens applies only to a rule set whose pay table "
+                f"lists a pair of 10s twice (PA-592-2014), not {ruleset}"
+            )
         if rounds is not None and rounds < 2:
             raise CommandError("--rounds must be at least 2")
         rounds = rounds or DEFAULT_ROUNDS[game]
         rng = random.Random(seed)
         started = time.monotonic()
-        if isinstance(rules, CrissCrossRuleSet):
+        if exact_classes is not None and not exact:
+            raise CommandError("--exact-classes needs --exact")
+        if exact and not isinstance(rules, CrissCrossRuleSet):
+            raise CommandError("--exact is available for criss_cross_poker only")
+        if exact and strategy != "optimal":
+            raise CommandError("--exact solves the optimal strategy only")
+        if processes < 1:
+            raise CommandError("--processes must be at least 1")
+        if exact:
+            report = _criss_cross_exact(rules, pair_of_tens, exact_classes, processes)
+        elif isinstance(rules, CrissCrossRuleSet):
             report = self._criss_cross(rules, strategy, rounds, rng, pair_of_tens)
         else:
             assert isinstance(rules, DoubleCrossRuleSet)
             report = self._double_cross(rules, strategy, rounds, rng)
-        report.update(game=game, ruleset=rules.id, seed=seed,
-                      runtime_seconds=str(round(Decimal(time.monotonic() - started), 1)))
+        report.update(
+            game=game,
+            ruleset=rules.id,
+            seed=seed,
+            runtime_seconds=str(round(Decimal(time.monotonic() - started), 1)),
+        )
         if json:
             self.stdout.write(_dumps(report))
+        elif exact:
+            self._print_exact(report)
         else:
             self._print(report)
 
@@ -102,7 +161,8 @@ class Command(BaseCommand):
 
     def _criss_cross(self, rules, strategy_name, rounds, rng, pair_of_tens):
         pays = parsheet.CrissCrossPays.of(
-            rules, PairOfTensMiddleBets(pair_of_tens) if pair_of_tens else None)
+            rules, PairOfTensMiddleBets(pair_of_tens) if pair_of_tens else None
+        )
         optimal = parsheet.CrissCrossOptimal(pays)
         if self.calibration_samples > 0:
             optimal.calibrate(rng, self.calibration_samples)
@@ -110,24 +170,34 @@ class Command(BaseCommand):
         result = parsheet.simulate_criss_cross_game(rng, strategy, rounds)
         rows = parsheet.across_strategy_table(optimal)
         return {
-            "options": {"pair_of_tens_middle_bets": str(pays.pair_of_tens)
-                        if pays.pair_of_tens else None},
+            "options": {
+                "pair_of_tens_middle_bets": str(pays.pair_of_tens) if pays.pair_of_tens else None
+            },
             "side_wagers": [_sheet(parsheet.five_card_bonus_sheet(rules))],
-            "whole_game": _game(result, strategy_name, "initial ante total = both Antes",
-                          notes=(
-                "Simulated (one position, seeded generator); Five Card Bonus excluded.",
-                "optimal: Middle Bet exactly optimal (all 46 CENTER cards enumerated); Across "
-                "and Down multiples by the exact expected return of that bet over all "
-                "completions of its hand; Across fold by rollouts "
-                f"({self.calibration_samples} per starting-hand class; 0 = exact lower "
-                "bound 2 E[ante] + 3 E[bet] < -2); Down never folds.",
-            )),
+            "whole_game": _game(
+                result,
+                strategy_name,
+                "initial ante total = both Antes",
+                notes=(
+                    "Simulated (one position, seeded generator); Five Card Bonus excluded.",
+                    "optimal: Middle Bet exactly optimal (all 46 CENTER cards enumerated); Across "
+                    "and Down multiples by the exact expected return of that bet over all "
+                    "completions of its hand; Across fold by rollouts "
+                    f"({self.calibration_samples} per starting-hand class; 0 = exact lower "
+                    "bound 2 E[ante] + 3 E[bet] < -2); Down never folds.",
+                ),
+            ),
             "strategy": {
                 "decision": "Across Bet (" + rules.section("11(b)") + "), two cards seen",
                 "rules": _across_rules(rows),
-                "table": [{"hand": name, "action": _action(multiple),
-                           "expected_bet_result": _number(expected)}
-                          for name, multiple, expected in rows],
+                "table": [
+                    {
+                        "hand": name,
+                        "action": _action(multiple),
+                        "expected_bet_result": _number(expected),
+                    }
+                    for name, multiple, expected in rows
+                ],
                 "later": [
                     f"Down Bet ({rules.section('11(d)')}): 3x if the Down Hand's Bet has a "
                     "positive expected result given the cards seen, else 1x.",
@@ -141,23 +211,28 @@ class Command(BaseCommand):
     def _double_cross(self, rules, strategy_name, rounds, rng):
         pays = parsheet.DoubleCrossPays.of(rules)
         if strategy_name == "optimal":
-            strategy = parsheet.DoubleCrossOptimal(pays, random.Random(rng.getrandbits(64)),
-                                                   samples=ROLLOUT_SAMPLES)
+            strategy = parsheet.DoubleCrossOptimal(
+                pays, random.Random(rng.getrandbits(64)), samples=ROLLOUT_SAMPLES
+            )
         else:
             strategy = parsheet.DoubleCrossBasic(pays)
         result = parsheet.simulate_double_cross_game(rng, strategy, rounds)
         return {
             "options": {"hand_comparison": str(rules.hand_comparison)},
             "side_wagers": [_sheet(parsheet.three_card_sheet(rules))],
-            "whole_game": _game(result, strategy_name, "initial ante total = the Ante",
-                          notes=(
-                "Simulated (one position against the dealer, seeded generator); the "
-                "three-card wager excluded.",
-                "optimal: at Section 10(c), with two cards, TOP and ROW-3 seen, fold or play "
-                f"the better alignment by {ROLLOUT_SAMPLES} rollouts of the unseen cards "
-                "per decision (approximately optimal). basic: always play the alignment "
-                "whose revealed card is higher.",
-            )),
+            "whole_game": _game(
+                result,
+                strategy_name,
+                "initial ante total = the Ante",
+                notes=(
+                    "Simulated (one position against the dealer, seeded generator); the "
+                    "three-card wager excluded.",
+                    "optimal: at Section 10(c), with two cards, TOP and ROW-3 seen, fold or play "
+                    f"the better alignment by {ROLLOUT_SAMPLES} rollouts of the unseen cards "
+                    "per decision (approximately optimal). basic: always play the alignment "
+                    "whose revealed card is higher.",
+                ),
+            ),
             "strategy": {
                 "decision": "Fold or play (Section 10(c)): two cards, TOP and ROW-3 seen",
                 "rules": [f"{name}: {count:,} rounds" for name, count in result.multiples],
@@ -165,6 +240,49 @@ class Command(BaseCommand):
         }
 
     # -- output ---------------------------------------------------------------------
+
+    def _print_exact(self, report):
+        write = self.stdout.write
+        write(f"PAR SHEET  {report['game']}  rule set {report['ruleset']}  EXACT, optimal strategy")
+        for name, value in report["options"].items():
+            if value is not None:
+                write(f"  option {name} = {value}")
+        game = report["whole_game"]
+        if game is not None:
+            write("")
+            write("Whole game, optimal strategy - EXACT (backward induction, every deal counted)")
+            write(f"  House edge ({game['per']}): {game['house_edge']['fraction']}")
+            write(f"    = {game['house_edge_percent']}")
+            write(f"  Element of risk (per unit wagered): {game['element_of_risk']['fraction']}")
+            write(f"    = {game['element_of_risk_percent']}")
+            write(
+                f"  Average wagered per round (antes of one unit): "
+                f"{game['average_wagered']['decimal']}"
+            )
+            for decision, frequencies in game["frequencies"].items():
+                write(
+                    f"  {decision}: "
+                    + ", ".join(
+                        f"{action} {_pct(Fraction(value['fraction']))}"
+                        for action, value in frequencies.items()
+                    )
+                )
+            for note in game["notes"]:
+                write(f"  Note: {note}")
+        strategy = report["strategy"]
+        write("")
+        write(f"Strategy: {strategy['decision']}")
+        for rule in strategy["rules"]:
+            write(f"  {rule}")
+        write(f"  {'Hand':<6}{'Action':>7}{'EV fold':>12}{'EV 1x':>14}{'EV 3x':>14}")
+        for row in strategy["table"]:
+            write(
+                f"  {row['hand']:<6}{row['action']:>7}{row['value_fold']['decimal']:>12}"
+                f"{row['value_1x']['decimal']:>14}{row['value_3x']['decimal']:>14}"
+            )
+        for rule in strategy.get("later", ()):
+            write(f"  {rule}")
+        write(f"(runtime {report['runtime_seconds']} s)")
 
     def _print(self, report):
         write = self.stdout.write
@@ -174,26 +292,40 @@ class Command(BaseCommand):
                 write(f"  option {name} = {value}")
         for sheet in report["side_wagers"]:
             write("")
-            write(f"{sheet['wager']} ({sheet['section']}) - EXACT, all "
-                  f"{sheet['combinations']:,} hands counted")
-            write(f"  {'Outcome':<42}{'Odds':>10}{'Combinations':>14}{'Probability':>16}"
-                  f"{'Return':>16}")
+            write(
+                f"{sheet['wager']} ({sheet['section']}) - EXACT, all "
+                f"{sheet['combinations']:,} hands counted"
+            )
+            write(
+                f"  {'Outcome':<42}{'Odds':>10}{'Combinations':>14}{'Probability':>16}"
+                f"{'Return':>16}"
+            )
             for row in sheet["rows"]:
-                write(f"  {row['label']:<42}{row['odds']:>10}{row['combinations']:>14,}"
-                      f"{row['probability']['decimal']:>16}{row['contribution']['decimal']:>16}")
+                write(
+                    f"  {row['label']:<42}{row['odds']:>10}{row['combinations']:>14,}"
+                    f"{row['probability']['decimal']:>16}{row['contribution']['decimal']:>16}"
+                )
             write(f"  Hit frequency: {sheet['hit_frequency']['decimal']}")
-            write(f"  House edge: {sheet['house_edge']['fraction']} = "
-                  f"{sheet['house_edge_percent']}")
+            write(
+                f"  House edge: {sheet['house_edge']['fraction']} = {sheet['house_edge_percent']}"
+            )
         game = report["whole_game"]
         write("")
-        write(f"Whole game, strategy '{game['strategy']}' - SIMULATED, {game['rounds']:,} "
-              f"rounds, 95% confidence intervals")
-        write(f"  House edge ({game['per']}): {game['house_edge_percent']} "
-              f"+/- {game['house_edge_ci_percent']}")
-        write(f"  Element of risk (per unit wagered): {game['element_of_risk_percent']} "
-              f"+/- {game['element_of_risk_ci_percent']}")
-        write(f"  Average wagered per round (antes of one unit): "
-              f"{game['average_wagered']['decimal']}")
+        write(
+            f"Whole game, strategy '{game['strategy']}' - SIMULATED, {game['rounds']:,} "
+            f"rounds, 95% confidence intervals"
+        )
+        write(
+            f"  House edge ({game['per']}): {game['house_edge_percent']} "
+            f"+/- {game['house_edge_ci_percent']}"
+        )
+        write(
+            f"  Element of risk (per unit wagered): {game['element_of_risk_percent']} "
+            f"+/- {game['element_of_risk_ci_percent']}"
+        )
+        write(
+            f"  Average wagered per round (antes of one unit): {game['average_wagered']['decimal']}"
+        )
         for name, count in game["decisions"]:
             write(f"  {name}: {count:,}")
         for note in game["notes"]:
@@ -208,23 +340,114 @@ class Command(BaseCommand):
         write(f"(runtime {report['runtime_seconds']} s)")
 
 
+def _criss_cross_exact(rules, pair_of_tens, exact_classes, processes):
+    pays = parsheet.CrissCrossPays.of(
+        rules, PairOfTensMiddleBets(pair_of_tens) if pair_of_tens else None
+    )
+    classes = parsheet_exact.hole_classes()
+    if exact_classes is not None:
+        wanted = [name.strip() for name in exact_classes.split(",") if name.strip()]
+        known = {parsheet.starting_hand_class(hole): (hole, weight) for hole, weight in classes}
+        unknown = [name for name in wanted if name not in known]
+        if unknown or not wanted:
+            raise CommandError(f"unknown starting-hand class(es): {', '.join(unknown)}")
+        classes = [known[name] for name in wanted]
+    arguments = [(pays.ante, pays.bet, hole) for hole, _ in classes]
+    if processes > 1:
+        with multiprocessing.get_context("spawn").Pool(processes) as pool:
+            results = pool.map(parsheet_exact.solve_class, arguments)
+    else:
+        results = [parsheet_exact.solve_class(item) for item in arguments]
+    game = parsheet_exact.ExactGame(
+        tuple(zip(results, (weight for _, weight in classes), strict=True)), 0.0
+    )
+    rows = sorted(results, key=lambda item: item.value, reverse=True)
+    whole = None
+    if exact_classes is None:
+        names = ("fold", "1x", "3x")
+        whole = {
+            "strategy": "optimal",
+            "exact": True,
+            "per": "initial ante total = both Antes",
+            "expected_result": _number(game.expected_result),
+            "house_edge": _number(game.house_edge),
+            "house_edge_percent": _pct(game.house_edge),
+            "element_of_risk": _number(game.element_of_risk),
+            "element_of_risk_percent": _pct(game.element_of_risk),
+            "average_wagered": _number(game.average_wagered),
+            "frequencies": {
+                decision: {name: _number(value) for name, value in zip(names, values, strict=True)}
+                for decision, values in (
+                    ("across", game.across_frequency),
+                    ("down", game.down_frequency),
+                    ("middle", game.middle_frequency),
+                )
+            },
+            "notes": [
+                "Exact: backward induction over every deal of the seven cards (one "
+                "position, Five Card Bonus excluded); fold, 1x or 3x chosen at each bet by "
+                "exact expected value. A multiple strictly between 1x and 3x is never "
+                "better (the value is convex in each multiple).",
+                "Ties are broken towards 1x, then 3x, then fold; they do not change the "
+                "house edge.",
+            ],
+        }
+    return {
+        "options": {
+            "pair_of_tens_middle_bets": str(pays.pair_of_tens) if pays.pair_of_tens else None
+        },
+        "whole_game": whole,
+        "strategy": {
+            "decision": "Across Bet (" + rules.section("11(b)") + "), two cards seen; "
+            "expected results in ante units per round (both Antes staked)",
+            "rules": _across_rules([(item.name, item.across, item.expected) for item in rows]),
+            "table": [
+                {
+                    "hand": item.name,
+                    "action": _action(item.across),
+                    "value_fold": _number(item.value_fold),
+                    "value_1x": _number(item.value_1x),
+                    "value_3x": _number(item.value_3x),
+                }
+                for item in rows
+            ],
+            "later": [
+                f"Down Bet ({rules.section('11(d)')}): fold, 1x or 3x, whichever has the "
+                "highest exact expected result given the two cards, ROW-1 and ROW-3, with "
+                "the Middle Bet played optimally.",
+                f"Middle Bet ({rules.section('11(f)')}): 3x when the Middle Bet's expected "
+                "result over the 46 CENTER cards is positive, else 1x; fold when that "
+                "continuation is worth less than losing everything placed.",
+            ],
+        },
+    }
+
+
 def _sheet(sheet: parsheet.WagerSheet) -> dict[str, object]:
     return {
         "wager": sheet.wager,
         "section": sheet.section,
         "combinations": sheet.total,
         "exact": True,
-        "rows": [{"label": row.label, "odds": str(row.odds) if row.odds else "loses",
-                  "combinations": row.combinations, "probability": _number(row.probability),
-                  "contribution": _number(row.contribution)} for row in sheet.rows],
+        "rows": [
+            {
+                "label": row.label,
+                "odds": str(row.odds) if row.odds else "loses",
+                "combinations": row.combinations,
+                "probability": _number(row.probability),
+                "contribution": _number(row.contribution),
+            }
+            for row in sheet.rows
+        ],
         "hit_frequency": _number(sheet.hit_frequency),
         "house_edge": _number(sheet.house_edge),
         "house_edge_percent": _pct(sheet.house_edge),
     }
 
 
-def _game(result: parsheet.SimulationResult, strategy: str, per: str,
-          notes: tuple[str, ...]) -> dict[str, object]:
+def _game(
+    result: parsheet.SimulationResult, strategy: str, per: str, notes: tuple[str, ...]
+) -> dict[str, object]:
     return {
         "strategy": strategy,
         "exact": False,
@@ -239,8 +462,8 @@ def _game(result: parsheet.SimulationResult, strategy: str, per: str,
         "element_of_risk_percent": _pct(result.element_of_risk, 2),
         "element_of_risk_ci_percent": _pct(result.element_of_risk_half_width, 2),
         "average_wagered": _number(result.average_wagered),
-        "decisions": [[f"fold at {name}", count] for name, count in result.folds
-                      if name != "fold"] + [[name, count] for name, count in result.multiples],
+        "decisions": [[f"fold at {name}", count] for name, count in result.folds if name != "fold"]
+        + [[name, count] for name, count in result.multiples],
         "notes": list(notes),
     }
 
