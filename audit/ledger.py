@@ -170,7 +170,9 @@ def _append_many(batches: Sequence[StreamBatch], actor: Actor) -> list[AppendRes
                 _refuse_version(batch.stream_id, batch.expected_version, head_version)
             kind = REGISTRY.stream_kind_of(batch.stream_id)
             if kind is not None and kind.policy is not None:
-                kind.policy(read_stream(batch.stream_id) if head_version else [], batch.events)
+                kind.policy(
+                    read_stream(batch.stream_id) if head_version else [], batch.events, actor
+                )
         except errors.LedgerError as error:
             error.stream_id = batch.stream_id
             raise
@@ -261,7 +263,7 @@ def _append(
                 _refuse_version(stream_id, expected_version, head_version)
             kind = REGISTRY.stream_kind_of(stream_id)
             if kind is not None and kind.policy is not None:
-                kind.policy(read_stream(stream_id), events)
+                kind.policy(read_stream(stream_id), events, actor)
             rows, hashes, recorded_at = chain(
                 stream_id, events, head_version, head_hash, actor, idempotency_key
             )

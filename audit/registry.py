@@ -20,13 +20,14 @@ from typing import TYPE_CHECKING, Any
 import fastjsonschema
 
 if TYPE_CHECKING:
-    from audit.ledger import NewEvent, RecordedEvent
+    from audit.records import Actor, NewEvent, RecordedEvent
 
 Payload = dict[str, Any]
 Upcaster = Callable[[Payload], Payload]
-#: Called inside the append transaction with the stream's recorded events and
-#: the batch; raises ``audit.errors.RuleViolation`` to refuse the batch.
-StreamPolicy = Callable[[Sequence["RecordedEvent"], Sequence["NewEvent"]], None]
+#: Called inside the append transaction with the stream's recorded events, the
+#: batch and who appends it; raises ``audit.errors.RuleViolation`` (or
+#: ``Forbidden``) to refuse the batch.
+StreamPolicy = Callable[[Sequence["RecordedEvent"], Sequence["NewEvent"], "Actor"], None]
 
 STREAM_ID = re.compile(r"^(?P<kind>[a-z][a-z0-9-]{0,49}):(?P<key>[A-Za-z0-9._:@-]{1,149})$")
 
