@@ -274,11 +274,22 @@ class Command(BaseCommand):
         write(f"Strategy: {strategy['decision']}")
         for rule in strategy["rules"]:
             write(f"  {rule}")
-        write(f"  {'Hand':<6}{'Action':>7}{'EV fold':>12}{'EV 1x':>14}{'EV 3x':>14}")
+        write(
+            f"  {'Hand':<6}{'Action':>7}{'EV fold':>12}{'EV 1x':>14}{'EV 3x':>14}"
+            f"  {'Down fold/1x/3x %':>22}  {'Middle fold/1x/3x %':>22}"
+        )
         for row in strategy["table"]:
+            later = [
+                "/".join(
+                    f"{Decimal(row[name][action]['decimal']) * 100:.1f}"
+                    for action in ("fold", "1x", "3x")
+                )
+                for name in ("down", "middle")
+            ]
             write(
                 f"  {row['hand']:<6}{row['action']:>7}{row['value_fold']['decimal']:>12}"
                 f"{row['value_1x']['decimal']:>14}{row['value_3x']['decimal']:>14}"
+                f"  {later[0]:>22}  {later[1]:>22}"
             )
         for rule in strategy.get("later", ()):
             write(f"  {rule}")
@@ -408,6 +419,8 @@ def _criss_cross_exact(rules, pair_of_tens, exact_classes, processes):
                     "value_fold": _number(item.value_fold),
                     "value_1x": _number(item.value_1x),
                     "value_3x": _number(item.value_3x),
+                    "down": _given_class(item.down),
+                    "middle": _given_class(item.middle),
                 }
                 for item in rows
             ],
@@ -420,6 +433,14 @@ def _criss_cross_exact(rules, pair_of_tens, exact_classes, processes):
                 "continuation is worth less than losing everything placed.",
             ],
         },
+    }
+
+
+def _given_class(counts: tuple[int, int, int]) -> dict[str, dict[str, str]]:
+    """Probabilities of fold, 1x, 3x at a later decision given the two-card class."""
+    return {
+        action: _number(Fraction(count, parsheet_exact.ACROSS_DEN))
+        for action, count in zip(("fold", "1x", "3x"), counts, strict=True)
     }
 
 
