@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_filters",
     "simple_history",
+    "django_celery_beat",
     "casino",
     "audit",
     "tables",
@@ -131,6 +132,10 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Periodic jobs (the deck checks) are PeriodicTask rows, editable in the admin.
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# How long before a deck's change falls due the floor gets a notice (§ 592.3(c)).
+DECK_CHANGE_LEAD_MINUTES = env_int("DECK_CHANGE_LEAD_MINUTES", 30)
 
 LEDGER_READ_PAGE_MAX = env_int("LEDGER_READ_PAGE_MAX", 1000)
 # Bring read models up to date after every append (a Celery task; inline when
