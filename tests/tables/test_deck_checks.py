@@ -1,0 +1,235 @@
+"""The deck job, ``check_decks(now)``, against frozen time: deck-change
+notices and overdue decks (§ 592.3(c)), stub counts (§ 592.8(f)), and that
+running it twice raises nothing new."""
+
+from __future__ import annotations
+
+import datetime
+import io
+
+import pytest
+from django.core.management import call_command
+
+from audit import projections
+from audit.ledger import Actor, NewEvent, append, stream_version
+from audit.models import Event, RejectedSubmission
+from casino.roles import Role
+from tables.compliance import (
+    COMPLIANCE,
+    DECK_CHANGE_DUE,
+    DECK_OVERDUE,
+    STUB_COUNT_MISSING,
+    check_decks,
+)
+from tables.models import ComplianceFinding, Round, Table
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime.datetime(2024, 5, 1, 14, 0, tzinfo=datetime.UTC)  # 10:00 in Pennsylvania
+SYSTEM = Actor.system("test")
+
+
+def at(hours=0, minutes=0):
+    return T0 + datetime.timedelta(hours=hours, minutes=minutes)
+
+
+def make_table(table_id, *, dealing_method="HAND", shuffler="none", ruleset_id="PA-592-2014"):
+    return Table.objects.create(table_id=table_id, game="criss_cross_poker",
+                                ruleset_id=ruleset_id, min_wager_cents=500,
+                                max_wager_cents=50000, dealing_method=dealing_method,
+                                shuffler=shuffler)  # fmt: skip
+
+
+def deck_in_use(table_id, deck_id, *, since=T0):
+    events = [
+        NewEvent(
+            "deck.received",
+            {"table_id": table_id, "back_colour": "red", "received_by": "floorperson"},
+            occurred_at=since,
+        ),  # fmt: skip
+        NewEvent("deck.inspected", {"dealer": "dealer"}, occurred_at=since),
+        NewEvent("deck.verified", {"floorperson": "floorperson"}, occurred_at=since),
+        NewEvent("deck.put_in_use", {}, occurred_at=since),
+    ]
+    append(f"deck:{deck_id}", events, expected_version=0, actor=SYSTEM)
+
+
+def stub_counted(deck_id, moment):
+    append(f"deck:{deck_id}", [NewEvent("deck.stub_counted", {"count": 37, "expected": 37},
+                                        occurred_at=moment)],
+           expected_version=stream_version(f"deck:{deck_id}"), actor=SYSTEM)  # fmt: skip
+
+
+def play_rounds(table_id, count, *, start, stub_counted_in=()):
+    """``count`` rounds opened a minute apart from ``start`` (read-model rows:
+    the job reads the rounds projection). ``stub_counted_in``: 1-based rounds
+    in which the dealer counted the stub."""
+    existing = Round.objects.filter(table_id=table_id).count()
+    for number in range(1, count + 1):
+        opened = start + datetime.timedelta(minutes=number)
+        round_id = f"{table_id}-{existing + number}"
+        Round.objects.create(
+            stream_id=f"round:{round_id}", round_id=round_id, table_id=table_id,
+            game="criss_cross_poker", ruleset_id="PA-592-2014", gaming_day=T0.date(),
+            status="closed", opened_at=opened, last_event_at=opened, seats=1, event_count=10,
+            wagered_cents=0, required_paid_cents=0, required_collected_cents=0,
+            recorded_paid_cents=0, recorded_collected_cents=0, recorded_returned_cents=0,
+            finding_count=0, stub_counted=number in stub_counted_in, computed_at_position=0,
+        )  # fmt: skip
+
+
+@pytest.fixture
+def hand_table(role_users):
+    make_table("CC-01", dealing_method="HAND")
+    deck_in_use("CC-01", "D1")
+
+
+@pytest.fixture
+def shoe_table(role_users):
+    make_table("CC-02", dealing_method="MANUAL_SHOE", ruleset_id="PA-674a-2019")
+    deck_in_use("CC-02", "D2")
+
+
+def kinds(raised):
+    return [(finding.event_type, finding.deck_id) for finding in raised]
+
+
+def test_nothing_is_raised_before_the_lead_time(hand_table):
+    assert check_decks(at(3, 29)) == []
+    assert not ComplianceFinding.objects.exists()
+
+
+def test_a_hand_dealt_deck_is_due_at_the_lead_time_before_four_hours(hand_table):
+    (notice,) = check_decks(at(3, 30))
+    assert notice.event_type == DECK_CHANGE_DUE
+    assert notice.stream_id == "compliance:deck-change-due:D1:20240501T140000Z"
+    assert notice.payload == {"table_id": "CC-01", "deck_id": "D1", "gaming_day": "2024-05-01",
+                              "due_at": at(4).isoformat(), "lead_minutes": 30,
+                              "section": "592.3(c)"}  # fmt: skip
+    finding = ComplianceFinding.objects.get()
+    assert (finding.kind, finding.table_id, finding.deck_id, finding.section) == (
+        "deck_change_due", "CC-01", "D1", "592.3(c)")  # fmt: skip
+    assert finding.raised_at == at(3, 30)
+
+
+def test_the_lead_time_is_a_setting(hand_table, settings):
+    settings.DECK_CHANGE_LEAD_MINUTES = 60
+    assert check_decks(at(2, 59)) == []
+    (notice,) = check_decks(at(3, 0))
+    assert notice.payload["lead_minutes"] == 60
+
+
+def test_a_hand_dealt_deck_past_four_hours_is_overdue_with_minutes_over(hand_table):
+    check_decks(at(3, 45))
+    assert check_decks(at(4, 0)) == []  # at the limit, not past it
+    (overdue,) = check_decks(at(4, 17))
+    assert overdue.event_type == DECK_OVERDUE
+    assert overdue.payload["minutes_over"] == 17
+    assert overdue.payload["section"] == "592.3(c)"
+    finding = ComplianceFinding.objects.get(kind="deck_overdue")
+    assert finding.detail == (f"deck D1 at CC-01 was due for a change at {at(4).isoformat()}: "
+                              "17 minutes over (§ 592.3(c))")  # fmt: skip
+    assert ComplianceFinding.objects.count() == 2
+
+
+def test_a_shoe_deck_has_eight_hours_and_its_chapter_section(shoe_table):
+    assert check_decks(at(7, 29)) == []
+    assert kinds(check_decks(at(7, 30))) == [(DECK_CHANGE_DUE, "D2")]
+    (overdue,) = check_decks(at(8, 5))
+    assert overdue.payload["minutes_over"] == 5
+    assert overdue.payload["section"] == "674a.3(c)"
+    assert overdue.payload["due_at"] == at(8).isoformat()
+
+
+def test_each_table_gets_its_own_interval(hand_table, shoe_table):
+    assert kinds(check_decks(at(5))) == [(DECK_OVERDUE, "D1")]
+    assert kinds(check_decks(at(9))) == [(DECK_OVERDUE, "D2")]
+
+
+def test_a_second_run_raises_nothing_new(hand_table):
+    play_rounds("CC-01", 6, start=T0)
+    first = check_decks(at(4, 30))
+    assert kinds(first) == [(DECK_OVERDUE, "D1"), (STUB_COUNT_MISSING, "D1")]
+    events, findings = Event.objects.count(), list(ComplianceFinding.objects.values())
+    assert check_decks(at(4, 30)) == []
+    assert check_decks(at(5, 30)) == []
+    assert Event.objects.count() == events
+    assert list(ComplianceFinding.objects.values()) == findings
+    # Skipped by looking first: no refused appends recorded as noise.
+    assert not RejectedSubmission.objects.exists()
+
+
+def test_a_changed_deck_is_not_overdue(hand_table):
+    append("deck:D1", [NewEvent("deck.removed", {"reason": "deck change"},
+                                occurred_at=at(3, 50))],
+           expected_version=4, actor=SYSTEM)  # fmt: skip
+    deck_in_use("CC-01", "D1b", since=at(3, 50))
+    assert check_decks(at(4, 30)) == []
+
+
+def test_an_inactive_table_is_not_checked(hand_table):
+    Table.objects.filter(table_id="CC-01").update(status="inactive")
+    assert check_decks(at(6)) == []
+
+
+def test_five_rounds_without_a_stub_count_are_allowed(hand_table):
+    play_rounds("CC-01", 5, start=T0)
+    assert check_decks(at(1)) == []
+
+
+def test_a_sixth_round_without_a_stub_count_is_a_finding(hand_table):
+    play_rounds("CC-01", 6, start=T0)
+    (missing,) = check_decks(at(1))
+    assert missing.event_type == STUB_COUNT_MISSING
+    assert missing.payload["rounds_without_count"] == 6
+    assert missing.payload["section"] == "592.8(f)"
+    assert missing.stream_id == "compliance:stub-count-missing:D1:20240501T140000Z"
+
+
+def test_a_stub_count_event_resets_the_rounds(hand_table):
+    play_rounds("CC-01", 5, start=T0)
+    stub_counted("D1", at(0, 6))
+    play_rounds("CC-01", 5, start=at(0, 6))
+    assert check_decks(at(1)) == []
+    play_rounds("CC-01", 1, start=at(0, 11))
+    (missing,) = check_decks(at(1))
+    assert missing.payload["rounds_without_count"] == 6
+    assert missing.stream_id.endswith(":20240501T140600Z")  # since the last count
+
+
+def test_a_round_that_counted_the_stub_resets_the_rounds(hand_table):
+    play_rounds("CC-01", 8, start=T0, stub_counted_in=(3,))
+    assert check_decks(at(1)) == []  # five rounds after the third
+    play_rounds("CC-01", 1, start=at(0, 8))
+    (missing,) = check_decks(at(1))
+    assert missing.payload["rounds_without_count"] == 6
+
+
+def test_a_counting_shuffler_is_exempt_from_stub_counts(role_users):
+    make_table("CC-03", dealing_method="AUTOMATED_SHOE", shuffler="automated_counting")
+    deck_in_use("CC-03", "D3")
+    play_rounds("CC-03", 12, start=T0)
+    assert check_decks(at(1)) == []
+
+
+def test_a_floorperson_acknowledges_a_finding(hand_table, role_users):
+    (overdue,) = check_decks(at(4, 10))
+    floorperson = Actor.from_user(role_users[Role.FLOORPERSON])
+    append(overdue.stream_id, [NewEvent("compliance.acknowledged",
+                                        {"acknowledged_by": "floorperson", "note": "changed"},
+                                        occurred_at=at(4, 12))],
+           expected_version=1, actor=floorperson)  # fmt: skip
+    projections.run(COMPLIANCE)
+    finding = ComplianceFinding.objects.get()
+    assert (finding.acknowledged_by, finding.acknowledged_at) == ("floorperson", at(4, 12))
+    before = list(ComplianceFinding.objects.values())
+    projections.rebuild(COMPLIANCE)
+    assert list(ComplianceFinding.objects.values()) == before
+
+
+def test_the_command_runs_the_same_check(hand_table):
+    out = io.StringIO()
+    call_command("check_decks", "--now", at(4, 1).isoformat(), stdout=out)
+    assert "compliance.deck_overdue compliance:deck-overdue:D1:" in out.getvalue()
+    call_command("check_decks", "--now", at(4, 1).isoformat(), stdout=out)
+    assert out.getvalue().endswith("0 finding(s) raised\n")
