@@ -7,6 +7,8 @@ the ledger and must give identical rows.
 
 from __future__ import annotations
 
+import datetime
+
 from django.db import models
 from simple_history.models import HistoricalRecords
 
@@ -143,6 +145,20 @@ class Table(models.Model):
 
         return get_ruleset(self.ruleset_id)
 
+    def deck_change_interval(self) -> datetime.timedelta | None:
+        """How long a deck may stay in use here: the rule set's hours for cards
+        dealt by hand or from a shoe (§ 592.3(c): 4 h by hand, 8 h from a shoe).
+        ``None`` where the game's rules set no interval (Double Cross defers
+        to 205 CMR 146, which is not in our sources)."""
+        ruleset = self.ruleset
+        attribute = ("deck_change_hours_hand_dealt" if self.dealing_method == DealingMethod.HAND
+                     else "deck_change_hours_shoe")  # fmt: skip
+        hours = getattr(ruleset, attribute, None)
+        return None if hours is None else datetime.timedelta(hours=hours)
+
+    def deck_change_section(self) -> str:
+        return self.ruleset.section("3(c)")
+
     def clean(self) -> None:
         from django.core.exceptions import ValidationError
 
@@ -158,7 +174,7 @@ class Table(models.Model):
             and self.min_wager_cents > self.max_wager_cents
         ):
             errors["max_wager_cents"] = "the maximum wager is below the minimum"
-        if ruleset is not None and self.positions > ruleset.max_seats:
+        if ruleset is not None and ruleset.max_seats and self.positions > ruleset.max_seats:
             errors["positions"] = (
                 f"{ruleset.id} allows at most {ruleset.max_seats} positions "
                 f"(§ {ruleset.section('2(a)')})"

@@ -11,13 +11,38 @@ from casino.roles import Role
 
 DEMO_PASSWORD = "pitboss-demo"
 DEMO_USERS = [
-    ("supervisor", Role.SHIFT_SUPERVISOR, True),
-    ("floor", Role.FLOORPERSON, True),
-    ("finance", Role.FINANCE, True),
-    ("regulator", Role.REGULATOR, True),
-    ("dealer", Role.DEALER, False),
-    ("table-device", Role.TABLE_DEVICE, False),
-    ("admin", Role.ADMINISTRATOR, True),
+    # username, role, staff (may use the admin), full name
+    ("supervisor", Role.SHIFT_SUPERVISOR, True, "Sam Supervisor"),
+    ("floor", Role.FLOORPERSON, True, "Frankie Floor"),
+    ("floor2", Role.FLOORPERSON, True, "Flo Second"),
+    ("cage", Role.CAGE_CASHIER, True, "Casey Cage"),
+    ("finance", Role.FINANCE, True, "Fin Ance"),
+    ("regulator", Role.REGULATOR, True, "Reggie Ulator"),
+    ("dealer", Role.DEALER, False, "Dana Dealer"),
+    ("dealer2", Role.DEALER, False, "Devon Dealer"),
+    ("table-device", Role.TABLE_DEVICE, False, "Card reader CC-01"),
+    ("admin", Role.ADMINISTRATOR, True, "Ada Admin"),
+]
+#: table id, game, rule sets over time (effective from), min and max wager, dealing method
+DEMO_TABLES = [
+    (
+        "CC-01",
+        "criss_cross_poker",
+        ["PA-592-2014", "PA-674a-2016", "PA-674a-2019"],
+        1000,
+        50000,
+        "HAND",
+    ),
+    (
+        "CC-02",
+        "criss_cross_poker",
+        ["PA-592-2014", "PA-674a-2016", "PA-674a-2019"],
+        2500,
+        100000,
+        "MANUAL_SHOE",
+    ),
+    ("DX-01", "double_cross_poker", ["MA-DCP-UNDATED"], 1000, 50000, "AUTOMATED_SHOE"),
+    ("DX-02", "double_cross_poker", ["MA-DCP-UNDATED"], 2500, 100000, "MANUAL_SHOE"),
 ]
 
 
@@ -32,6 +57,7 @@ class Command(BaseCommand):
         call_command("migrate", verbosity=0)
         self.stdout.write("Database migrated.")
         device_token = self._users()
+        self._configure()
         self._play()
         call_command("verify_ledger", "--no-progress", stdout=self.stdout)
         host = f"http://{addrport}"
@@ -48,7 +74,9 @@ class Command(BaseCommand):
             call_command("runserver", addrport, "--noreload")
 
     def _users(self) -> str:
-        for username, role, staff in DEMO_USERS:
+        from casino.models import Employee
+
+        for badge, (username, role, staff, full_name) in enumerate(DEMO_USERS, start=1001):
             user, created = User.objects.get_or_create(username=username)
             if created:
                 user.set_password(DEMO_PASSWORD)
@@ -56,8 +84,54 @@ class Command(BaseCommand):
             user.is_superuser = role is Role.ADMINISTRATOR
             user.save()
             user.groups.add(Group.objects.get(name=role.value))
+            Employee.objects.get_or_create(
+                user=user, defaults={"badge": str(badge), "full_name": full_name}
+            )
         device = User.objects.get(username="table-device")
         return Token.objects.get_or_create(user=device)[0].key
+
+    def _configure(self) -> None:
+        """The property, its jurisdictions and tables. Each table's rule set is
+        recorded as it changed over the years (history dated to each change)."""
+        import datetime
+
+        from casino.models import Casino, Jurisdiction
+        from tables.models import Table
+        from tables.rules.rulesets import get_ruleset
+
+        pennsylvania, _ = Jurisdiction.objects.get_or_create(
+            code="PA", defaults={"name": "Pennsylvania Gaming Control Board"}
+        )
+        Jurisdiction.objects.get_or_create(
+            code="MA", defaults={"name": "Massachusetts Gaming Commission"}
+        )
+        if not Casino.objects.exists():
+            Casino.objects.create(
+                name="Pitboss Demo Casino",
+                jurisdiction=pennsylvania,
+                time_zone="America/New_York",
+                gaming_day_starts_at=datetime.time(6, 0),
+            )
+        for table_id, game, rulesets, low, high, dealing in DEMO_TABLES:
+            if Table.objects.filter(table_id=table_id).exists():
+                continue
+            table = Table(
+                table_id=table_id,
+                game=game,
+                min_wager_cents=low,
+                max_wager_cents=high,
+                positions=6,
+                dealing_method=dealing,
+            )
+            for ruleset_id in rulesets:
+                start = get_ruleset(ruleset_id).effective_from or datetime.date(2020, 1, 1)
+                table.ruleset_id = ruleset_id
+                table._history_date = datetime.datetime.combine(
+                    start, datetime.time(6, 0), tzinfo=datetime.UTC
+                )
+                table.full_clean()
+                table.save()
+        self.stdout.write(f"Configured {Table.objects.count()} tables.")
 
     def _play(self) -> None:
         """A simulated gaming day on each side of the 674a effective date
