@@ -6,6 +6,7 @@ result is checked against an independent computation, not against the module.
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from decimal import Decimal
@@ -457,3 +458,40 @@ def test_674a_11_hole_classes_cover_every_two_card_hand():
     assert len(names) == 169
     counts = Counter(parsheet.starting_hand_class(pair) for pair in combinations(STANDARD_DECK, 2))
     assert {parsheet.starting_hand_class(hole): weight for hole, weight in classes} == counts
+
+
+def test_592_12_b_paying_a_pair_of_10s_raises_the_exact_value_of_tens():
+    def value(pair_of_tens):
+        pays = parsheet.CrissCrossPays.of(PA_592_2014, pair_of_tens)
+        return parsheet_exact.HoleSolver(pays.ante, pays.bet, parse_cards("TcTd")).solve()
+
+    push, paid = value(PairOfTensMiddleBets.PUSH), value(PairOfTensMiddleBets.PAY_1_TO_1)
+    assert push.across == paid.across == 3
+    # Both hands always hold at least a pair of 10s; whenever that is the best
+    # hand, each Bet that pushed now wins 1 to 1 (592.12(b)), the Antes alike.
+    assert paid.value_3x > push.value_3x and paid.value_1x > push.value_1x
+    assert paid.middle[0] <= push.middle[0]
+
+
+# Exact whole-game figures, one position, Five Card Bonus excluded, computed by
+# `manage.py parsheet criss_cross_poker --exact` (a few minutes on two cores).
+EXACT_GAME = {
+    (PA_674A_2019.id, None): (Fraction(579_091, 13_378_456), Fraction(43_431_825, 2_941_835_792)),
+    (PA_592_2014.id, PairOfTensMiddleBets.PUSH): (
+        Fraction(579_091, 13_378_456),
+        Fraction(43_431_825, 2_941_835_792),
+    ),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not os.environ.get("PARSHEET_EXACT_FULL"),
+    reason="full exact solve takes minutes; set PARSHEET_EXACT_FULL=1 to run it",
+)
+@pytest.mark.parametrize("key", list(EXACT_GAME))
+def test_674a_11_h_exact_whole_game_figures(key):
+    ruleset = {PA_674A_2019.id: PA_674A_2019, PA_592_2014.id: PA_592_2014}[key[0]]
+    pays = parsheet.CrissCrossPays.of(ruleset, key[1])
+    game = parsheet_exact.solve_game(pays.ante, pays.bet)
+    assert (game.house_edge, game.element_of_risk) == EXACT_GAME[key]
