@@ -20,7 +20,10 @@ What is exact and what is simulated:
   optimal (every CENTER card is enumerated and fold, 1x and 3x compared); the
   Across and Down Bets are chosen by the exact expected return of that bet over
   every completion of its own hand (:class:`CrissCrossOptimal`). The whole-game
-  figures are simulated.
+  figures of this strategy are simulated.
+* Criss-Cross under truly optimal play (every decision by backward induction):
+  exact whole-game house edge and element of risk in
+  :mod:`tables.rules.parsheet_exact` (``parsheet --exact``).
 * Double Cross under ``optimal``: fold or play an alignment by rollouts of the
   unseen cards (Section 10(c)); whole-game figures simulated.
 
@@ -100,8 +103,12 @@ def fraction_text(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-def _resolve(table: Sequence[PayLine], category: int, pair_rank: int | None,
-             pair_of_tens: PairOfTensMiddleBets | None = None) -> PayLine | None:
+def _resolve(
+    table: Sequence[PayLine],
+    category: int,
+    pair_rank: int | None,
+    pair_of_tens: PairOfTensMiddleBets | None = None,
+) -> PayLine | None:
     """The line settlement uses for a hand (first matching line; § 592.12(b) conflict by option)."""
     match = lookup(tuple(table), category, pair_rank)
     if match.conflict:
@@ -164,16 +171,33 @@ class WagerSheet:
         return sum((row.probability for row in self.rows if row.odds is not None), Fraction(0))
 
 
-def _sheet(wager: str, section: str, table: Sequence[PayLine], counts: Counter[PayLine | None],
-           loss_label: str) -> WagerSheet:
+def _sheet(
+    wager: str,
+    section: str,
+    table: Sequence[PayLine],
+    counts: Counter[PayLine | None],
+    loss_label: str,
+) -> WagerSheet:
     total = sum(counts.values())
     rows = [
-        PayoutRow(label=line.label, odds=line.odds, combinations=counts.get(line, 0),
-                  probability=Fraction(counts.get(line, 0), total), net=_net(line))
+        PayoutRow(
+            label=line.label,
+            odds=line.odds,
+            combinations=counts.get(line, 0),
+            probability=Fraction(counts.get(line, 0), total),
+            net=_net(line),
+        )
         for line in table
     ]
-    rows.append(PayoutRow(label=loss_label, odds=None, combinations=counts.get(None, 0),
-                          probability=Fraction(counts.get(None, 0), total), net=Fraction(-1)))
+    rows.append(
+        PayoutRow(
+            label=loss_label,
+            odds=None,
+            combinations=counts.get(None, 0),
+            probability=Fraction(counts.get(None, 0), total),
+            net=Fraction(-1),
+        )
+    )
     return WagerSheet(wager=wager, section=section, total=total, rows=tuple(rows))
 
 
@@ -225,8 +249,9 @@ def five_card_bonus_sheet(ruleset: CrissCrossRuleSet) -> WagerSheet:
     counts: Counter[PayLine | None] = Counter()
     for (category, pair_rank), number in five_card_category_counts().items():
         counts[_resolve(table, category, pair_rank)] += number
-    return _sheet("Five Card Bonus", ruleset.section("12(c)"), table, counts,
-                  "Less than a pair of 6s (loses)")
+    return _sheet(
+        "Five Card Bonus", ruleset.section("12(c)"), table, counts, "Less than a pair of 6s (loses)"
+    )
 
 
 def three_card_sheet(ruleset: DoubleCrossRuleSet) -> WagerSheet:
@@ -242,8 +267,7 @@ def three_card_sheet(ruleset: DoubleCrossRuleSet) -> WagerSheet:
     for cards in combinations(STANDARD_DECK, 3):
         hand = evaluate_three(cards)
         counts[_resolve(table, hand.category, None)] += 1
-    return _sheet("Three-card wager", "Section 11(c)", table, counts,
-                  "Any other hand (loses)")
+    return _sheet("Three-card wager", "Section 11(c)", table, counts, "Any other hand (loses)")
 
 
 # ---------------------------------------------------------------------------
@@ -308,8 +332,9 @@ class CrissCrossPays:
     bet: tuple[int, ...]
 
     @classmethod
-    def of(cls, ruleset: CrissCrossRuleSet,
-           pair_of_tens: PairOfTensMiddleBets | None = None) -> CrissCrossPays:
+    def of(
+        cls, ruleset: CrissCrossRuleSet, pair_of_tens: PairOfTensMiddleBets | None = None
+    ) -> CrissCrossPays:
         """Build the tables for ``ruleset`` (``pair_of_tens`` as the § 592.12(b) option)."""
         choice = pair_of_tens or ruleset.pair_of_tens_middle_bets
         ante: list[int] = []
@@ -323,8 +348,13 @@ class CrissCrossPays:
         return cls(ruleset, choice, tuple(ante), tuple(bet))
 
 
-def criss_cross_net(pays: CrissCrossPays, hole: Sequence[Card], across_line: Sequence[Card],
-                    down_line: Sequence[Card], multiples: Sequence[int]) -> int:
+def criss_cross_net(
+    pays: CrissCrossPays,
+    hole: Sequence[Card],
+    across_line: Sequence[Card],
+    down_line: Sequence[Card],
+    multiples: Sequence[int],
+) -> int:
     """Player's result in ante units for one position (§ .11(b)-(h)); Five Card Bonus excluded.
 
     ``across_line`` is ROW-1, CENTER, ROW-3 and ``down_line`` TOP, CENTER,
@@ -348,8 +378,13 @@ def criss_cross_net(pays: CrissCrossPays, hole: Sequence[Card], across_line: Seq
     down = five_card_strength((*hole, *down_line))
     bet = pays.bet
     a, d, m = multiples
-    return (pays.ante[across] + pays.ante[down] + a * bet[across] + d * bet[down]
-            + m * bet[max(across, down)])
+    return (
+        pays.ante[across]
+        + pays.ante[down]
+        + a * bet[across]
+        + d * bet[down]
+        + m * bet[max(across, down)]
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,8 +407,16 @@ class MiddleDecision:
         return max(self.fold, self.continue_1x, self.continue_3x)
 
 
-def middle_decision(pays: CrissCrossPays, hole: Sequence[Card], row_1: Card, row_3: Card,
-                    top: Card, bottom: Card, across: int, down: int) -> MiddleDecision:
+def middle_decision(
+    pays: CrissCrossPays,
+    hole: Sequence[Card],
+    row_1: Card,
+    row_3: Card,
+    top: Card,
+    bottom: Card,
+    across: int,
+    down: int,
+) -> MiddleDecision:
     """Exact value of folding or betting 1x / 3x at the Middle Bet, every CENTER enumerated.
 
     2x is never better than both 1x and 3x: the value is linear in the multiple.
@@ -490,8 +533,9 @@ class CrissCrossOptimal:
                 m = self.middle(hole, row_1, row_3, top, bottom, *placed)
                 if m:
                     placed.append(m)
-                total += criss_cross_net(self.pays, hole, (row_1, center, row_3),
-                                         (top, center, bottom), placed)
+                total += criss_cross_net(
+                    self.pays, hole, (row_1, center, row_3), (top, center, bottom), placed
+                )
             self.continuation[name] = Fraction(total, samples)
 
     def _table(self, hole: tuple[Card, Card]) -> _HoleTable:
@@ -524,16 +568,19 @@ class CrissCrossOptimal:
 
     def _canonical(self, hole: Sequence[Card]) -> tuple[tuple[Card, Card], dict[Suit, Suit]]:
         mapping = _suit_map(hole)
-        first, second = sorted((_mapped(card, mapping) for card in hole),
-                               key=lambda card: card.index)
+        first, second = sorted(
+            (_mapped(card, mapping) for card in hole), key=lambda card: card.index
+        )
         return (first, second), mapping
 
     def across_expectations(self, hole: Sequence[Card]) -> tuple[Fraction, Fraction]:
         """Exact expected Ante and Bet results per unit for one hand of these two cards."""
         canonical, _ = self._canonical(hole)
         table = self._table(canonical)
-        return (Fraction(table.ante_total, table.completions),
-                Fraction(table.bet_total, table.completions))
+        return (
+            Fraction(table.ante_total, table.completions),
+            Fraction(table.bet_total, table.completions),
+        )
 
     def across(self, hole: Sequence[Card]) -> int:
         """Across Bet multiple (0 = fold)."""
@@ -548,16 +595,28 @@ class CrissCrossOptimal:
         canonical, mapping = self._canonical(hole)
         table = self._table(canonical)
         i, j = sorted((_mapped(row_1, mapping).index, _mapped(row_3, mapping).index))
-        total = (table.bet_total - table.bet_by_card[i] - table.bet_by_card[j]
-                 + table.bet_by_pair.get(i * 52 + j, 0))
+        total = (
+            table.bet_total
+            - table.bet_by_card[i]
+            - table.bet_by_card[j]
+            + table.bet_by_pair.get(i * 52 + j, 0)
+        )
         return Fraction(total, math.comb(48, 3))
 
     def down(self, hole: Sequence[Card], row_1: Card, row_3: Card, across: int) -> int:
         """Down Bet multiple (never folds)."""
         return 3 if self.down_expectation(hole, row_1, row_3) > 0 else 1
 
-    def middle(self, hole: Sequence[Card], row_1: Card, row_3: Card, top: Card, bottom: Card,
-               across: int, down: int) -> int:
+    def middle(
+        self,
+        hole: Sequence[Card],
+        row_1: Card,
+        row_3: Card,
+        top: Card,
+        bottom: Card,
+        across: int,
+        down: int,
+    ) -> int:
         """Middle Bet multiple (0 = fold), exactly optimal."""
         return middle_decision(self.pays, hole, row_1, row_3, top, bottom, across, down).best
 
@@ -577,8 +636,16 @@ class CrissCrossBasic:
         """Always 1x."""
         return 1
 
-    def middle(self, hole: Sequence[Card], row_1: Card, row_3: Card, top: Card, bottom: Card,
-               across: int, down: int) -> int:
+    def middle(
+        self,
+        hole: Sequence[Card],
+        row_1: Card,
+        row_3: Card,
+        top: Card,
+        bottom: Card,
+        across: int,
+        down: int,
+    ) -> int:
         """Always 1x."""
         return 1
 
@@ -626,8 +693,11 @@ class SimulationResult:
         n = self.rounds
         ratio = Fraction(-self.net, self.wagered)
         # Var(-X - R W) = E[X^2] + 2R E[XW] + R^2 E[W^2] - (mean)^2 with mean = 0 at R.
-        second = (Fraction(self.net_squares, n) + 2 * ratio * Fraction(self.cross, n)
-                  + ratio * ratio * Fraction(self.wagered_squares, n))
+        second = (
+            Fraction(self.net_squares, n)
+            + 2 * ratio * Fraction(self.cross, n)
+            + ratio * ratio * Fraction(self.wagered_squares, n)
+        )
         mean_wagered = Fraction(self.wagered, n)
         return _ci(second / n) / mean_wagered
 
@@ -645,8 +715,12 @@ def _ci(variance_of_mean: Fraction) -> Fraction:
 CrissCrossStrategy = CrissCrossOptimal | CrissCrossBasic
 
 
-def simulate_criss_cross_game(rng: random.Random, strategy: CrissCrossStrategy, rounds: int,
-                              progress: Callable[[int], None] | None = None) -> SimulationResult:
+def simulate_criss_cross_game(
+    rng: random.Random,
+    strategy: CrissCrossStrategy,
+    rounds: int,
+    progress: Callable[[int], None] | None = None,
+) -> SimulationResult:
     """Play ``rounds`` rounds of one position with ``strategy``, dealing from ``rng``.
 
     Cards are drawn in the order hole, hole, ROW-1, ROW-3, TOP, BOTTOM, CENTER.
@@ -671,8 +745,7 @@ def simulate_criss_cross_game(rng: random.Random, strategy: CrissCrossStrategy, 
             folds[("across", "down", "middle")[len(placed)]] += 1
         for name, value in zip(("across", "down", "middle"), placed, strict=False):
             multiples[f"{name} {value}x"] += 1
-        result = criss_cross_net(pays, hole, (row_1, center, row_3), (top, center, bottom),
-                                 placed)
+        result = criss_cross_net(pays, hole, (row_1, center, row_3), (top, center, bottom), placed)
         stake = 2 + sum(placed)
         net += result
         squares += result * result
@@ -681,11 +754,18 @@ def simulate_criss_cross_game(rng: random.Random, strategy: CrissCrossStrategy, 
         cross += result * stake
         if progress is not None and number % 10_000 == 9_999:
             progress(10_000)
-    return SimulationResult(rounds=rounds, initial_per_round=2, scale=1, net=net,
-                            net_squares=squares, wagered=wagered,
-                            wagered_squares=wagered_squares, cross=cross,
-                            folds=tuple(sorted(folds.items())),
-                            multiples=tuple(sorted(multiples.items())))
+    return SimulationResult(
+        rounds=rounds,
+        initial_per_round=2,
+        scale=1,
+        net=net,
+        net_squares=squares,
+        wagered=wagered,
+        wagered_squares=wagered_squares,
+        cross=cross,
+        folds=tuple(sorted(folds.items())),
+        multiples=tuple(sorted(multiples.items())),
+    )
 
 
 def across_strategy_table(strategy: CrissCrossOptimal) -> list[tuple[str, int, Fraction]]:
@@ -743,9 +823,14 @@ VERTICAL: Final = "vertical"
 HORIZONTAL: Final = "horizontal"
 
 
-def double_cross_net(pays: DoubleCrossPays, hole: Sequence[Card], dealer: Sequence[Card],
-                     horizontal: Sequence[Card], vertical: Sequence[Card],
-                     alignment: str | None) -> int:
+def double_cross_net(
+    pays: DoubleCrossPays,
+    hole: Sequence[Card],
+    dealer: Sequence[Card],
+    horizontal: Sequence[Card],
+    vertical: Sequence[Card],
+    alignment: str | None,
+) -> int:
     """Player's result on the ante and raises, in ``pays.scale`` units per ante (Section 10).
 
     ``horizontal`` is ROW-1, CENTER, ROW-3; ``vertical`` TOP, CENTER, BOTTOM;
@@ -757,8 +842,9 @@ def double_cross_net(pays: DoubleCrossPays, hole: Sequence[Card], dealer: Sequen
         return -pays.scale
     line = vertical if alignment == VERTICAL else horizontal
     player = five_card_strength((*hole, *line))
-    dealer_strength = max(five_card_strength((*dealer, *vertical)),
-                          five_card_strength((*dealer, *horizontal)))
+    dealer_strength = max(
+        five_card_strength((*dealer, *vertical)), five_card_strength((*dealer, *horizontal))
+    )
     if player > dealer_strength:
         return pays.ante_win + 2 * pays.raise_win[player]
     if player < dealer_strength:
@@ -798,8 +884,11 @@ class DoubleCrossOptimal:
     def decide(self, hole: Sequence[Card], top: Card, row_3: Card) -> str | None:
         """Alignment to play, or None to fold."""
         mapping = _suit_map(hole)
-        key = (*sorted(_mapped(card, mapping).index for card in hole),
-               _mapped(top, mapping).index, _mapped(row_3, mapping).index)
+        key = (
+            *sorted(_mapped(card, mapping).index for card in hole),
+            _mapped(top, mapping).index,
+            _mapped(row_3, mapping).index,
+        )
         if key in self._memo:
             return self._memo[key]
         known = {card.index for card in (*hole, top, row_3)}
@@ -810,10 +899,12 @@ class DoubleCrossOptimal:
             horizontal = (row_1, center, row_3)
             vertical = (top, center, bottom)
             dealer = (d1, d2)
-            vertical_total += double_cross_net(self.pays, hole, dealer, horizontal, vertical,
-                                               VERTICAL)
-            horizontal_total += double_cross_net(self.pays, hole, dealer, horizontal, vertical,
-                                                 HORIZONTAL)
+            vertical_total += double_cross_net(
+                self.pays, hole, dealer, horizontal, vertical, VERTICAL
+            )
+            horizontal_total += double_cross_net(
+                self.pays, hole, dealer, horizontal, vertical, HORIZONTAL
+            )
         best_total, best = max((vertical_total, VERTICAL), (horizontal_total, HORIZONTAL))
         choice = best if best_total > -self.pays.scale * self.samples else None
         self._memo[key] = choice
@@ -823,9 +914,12 @@ class DoubleCrossOptimal:
 DoubleCrossStrategy = DoubleCrossOptimal | DoubleCrossBasic
 
 
-def simulate_double_cross_game(rng: random.Random, strategy: DoubleCrossStrategy, rounds: int,
-                               progress: Callable[[int], None] | None = None
-                               ) -> SimulationResult:
+def simulate_double_cross_game(
+    rng: random.Random,
+    strategy: DoubleCrossStrategy,
+    rounds: int,
+    progress: Callable[[int], None] | None = None,
+) -> SimulationResult:
     """Play ``rounds`` rounds of one position against the dealer, dealing from ``rng``."""
     pays = strategy.pays
     scale = pays.scale
@@ -835,8 +929,9 @@ def simulate_double_cross_game(rng: random.Random, strategy: DoubleCrossStrategy
         h1, h2, top, row_3, row_1, center, bottom, d1, d2 = rng.sample(STANDARD_DECK, 9)
         alignment = strategy.decide((h1, h2), top, row_3)
         decisions[alignment or "fold"] += 1
-        result = double_cross_net(pays, (h1, h2), (d1, d2), (row_1, center, row_3),
-                                  (top, center, bottom), alignment)
+        result = double_cross_net(
+            pays, (h1, h2), (d1, d2), (row_1, center, row_3), (top, center, bottom), alignment
+        )
         stake = scale * (1 if alignment is None else 3)
         net += result
         squares += result * result
@@ -845,8 +940,15 @@ def simulate_double_cross_game(rng: random.Random, strategy: DoubleCrossStrategy
         cross += result * stake
         if progress is not None and number % 10_000 == 9_999:
             progress(10_000)
-    return SimulationResult(rounds=rounds, initial_per_round=1, scale=scale, net=net,
-                            net_squares=squares, wagered=wagered,
-                            wagered_squares=wagered_squares, cross=cross,
-                            folds=(("fold", decisions["fold"]),),
-                            multiples=tuple(sorted(decisions.items())))
+    return SimulationResult(
+        rounds=rounds,
+        initial_per_round=1,
+        scale=scale,
+        net=net,
+        net_squares=squares,
+        wagered=wagered,
+        wagered_squares=wagered_squares,
+        cross=cross,
+        folds=(("fold", decisions["fold"]),),
+        multiples=tuple(sorted(decisions.items())),
+    )
