@@ -26,6 +26,7 @@ demo: install
 test: install
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} scripts/ensure-postgres.sh
 	scripts/ensure-redis.sh
+	scripts/ensure-chromium.sh
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/ruff check .
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/pytest
 

@@ -1,0 +1,103 @@
+"""A floor supervisor's day in a real browser: the floor board, a round's
+cards, and a fill approved with a button."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.utils import timezone
+
+from audit.ledger import Actor, NewEvent, append
+from audit.projections import run_all
+from casino.roles import Role
+from tables.models import Table
+from tests.tables.helpers import criss_cross_round
+
+pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True),
+              pytest.mark.slow]  # fmt: skip
+SYSTEM = Actor.system("tests")
+
+
+def _person(username: str, role: Role, *, staff: bool = False) -> User:
+    user = User.objects.create_user(username, password="pw", is_staff=staff)
+    user.groups.add(Group.objects.get(name=role.value))
+    return user
+
+
+@pytest.fixture
+def floor():
+    _person("sam", Role.SHIFT_SUPERVISOR, staff=True)
+    _person("dana", Role.DEALER)
+    _person("frankie", Role.FLOORPERSON, staff=True)
+    Table.objects.create(
+        table_id="CC-01",
+        game="criss_cross_poker",
+        ruleset_id="PA-674a-2019",
+        min_wager_cents=1000,
+        max_wager_cents=50000,
+        dealing_method="HAND",
+    )
+    Table.objects.create(
+        table_id="CC-02",
+        game="criss_cross_poker",
+        ruleset_id="PA-674a-2019",
+        min_wager_cents=1000,
+        max_wager_cents=50000,
+        dealing_method="MANUAL_SHOE",
+    )
+
+
+def _deck_in_use(deck_id: str, table_id: str, since: datetime.datetime) -> None:
+    events = [
+        NewEvent(
+            "deck.received",
+            {"table_id": table_id, "back_colour": "red", "received_by": "frankie"},
+            occurred_at=since,
+        ),
+        NewEvent("deck.inspected", {"dealer": "dana"}, occurred_at=since),
+        NewEvent("deck.verified", {"floorperson": "frankie"}, occurred_at=since),
+        NewEvent("deck.put_in_use", {}, occurred_at=since),
+    ]
+    append(f"deck:{deck_id}", events, expected_version=0, actor=SYSTEM)
+
+
+def test_592_3_c_the_floor_board_shows_an_overdue_deck_in_red(floor, page, log_in, live_server):
+    now = timezone.now()
+    _deck_in_use("RED-1", "CC-01", now - datetime.timedelta(hours=4, minutes=20))
+    _deck_in_use("BLUE-1", "CC-02", now - datetime.timedelta(hours=1))
+    run_all()
+    log_in("sam")
+    page.goto(f"{live_server.url}/admin/floor/")
+    overdue = page.locator('.tile[data-table="CC-01"] .deck.overdue')
+    overdue.wait_for()
+    assert "overdue by" in overdue.inner_text()
+    assert "674a.3(c)" in overdue.inner_text()
+    assert (
+        page.locator('.tile[data-table="CC-01"]').evaluate(
+            "tile => getComputedStyle(tile.querySelector('.deck')).backgroundColor"
+        )
+        == "rgb(253, 226, 225)"
+    )
+    assert page.locator('.tile[data-table="CC-02"] .deck.overdue').count() == 0
+    assert page.locator('.tile[data-table="CC-02"] .deck .countdown').inner_text().startswith("6:")
+
+
+def test_a_round_shows_its_cards_drawn_and_the_settlement(floor, page, log_in, live_server):
+    events, _ = criss_cross_round(round_id="CC-01-1")
+    append(
+        "round:CC-01-1",
+        [NewEvent(e.TYPE, e.to_payload()) for e in events],
+        expected_version=0,
+        actor=SYSTEM,
+    )
+    run_all()
+    log_in("sam")
+    page.goto(f"{live_server.url}/admin/tables/round/round:CC-01-1/change/")
+    cards = page.locator("svg.card")
+    cards.first.wait_for()
+    # five community cards in the cross plus two for each of the two seats
+    assert cards.count() == 9
+    assert page.locator('svg.card[aria-label="face-down card"]').count() == 0
+    assert page.get_by_text("required settlement vs recorded").count() == 1
