@@ -110,7 +110,9 @@ def _inventory(description: str, *, may_be_empty: bool = False) -> dict[str, Any
         "type": "object",
         "description": description + ": count of chips by denomination in cents",
         "minProperties": 0 if may_be_empty else 1,
-        "additionalProperties": {"type": "integer", "minimum": 1},
+        # A count is a number of chips: at least one, and a bound that keeps any total
+        # within a 64-bit number of cents.
+        "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 1_000_000},
     }
 
 
