@@ -101,3 +101,28 @@ def test_a_round_shows_its_cards_drawn_and_the_settlement(floor, page, log_in, l
     assert cards.count() == 9
     assert page.locator('svg.card[aria-label="face-down card"]').count() == 0
     assert page.get_by_text("required settlement vs recorded").count() == 1
+
+
+def test_a_floorperson_approves_a_fill_with_a_button(floor, page, log_in, live_server):
+    from casino.models import Casino, Jurisdiction
+
+    pennsylvania = Jurisdiction.objects.create(code="PA", name="Pennsylvania")
+    Casino.objects.create(name="Test casino", jurisdiction=pennsylvania)
+    _person("casey", Role.CAGE_CASHIER)
+    append("table:CC-01:2024-05-01",
+           [NewEvent("table.opened", {"opener": {"2500": 100}, "dealer": "dana",
+                                      "floorperson": "frankie"})],
+           expected_version=0, actor=SYSTEM)  # fmt: skip
+    append("slip:2024-000042",
+           [NewEvent("slip.fill_requested", {"table_id": "CC-01", "gaming_day": "2024-05-01",
+                                             "amounts": {"2500": 40}, "requested_by": "casey"})],
+           expected_version=0, actor=SYSTEM)  # fmt: skip
+    run_all()
+    log_in("frankie")
+    page.goto(f"{live_server.url}/admin/floor/CC-01/2024-05-01/")
+    page.get_by_role("button", name="Approve").click()
+    page.get_by_text("2024-000042 approved by frankie.").wait_for()
+    row = page.locator("tr", has_text="2024-000042")
+    assert "approved" in row.inner_text()
+    assert "$1,000.00" in row.inner_text()
+    assert page.get_by_role("button", name="Approve").count() == 0
