@@ -265,6 +265,10 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
     for deck in decks:
         table = tables[deck.table_id]
         ruleset = table.ruleset
+        if not hasattr(ruleset, "deck_change_hours_shoe"):
+            # Only the Criss-Cross rule sets state the interval and the
+            # sections cited here (§ 592/674a.3(c), .8(f)).
+            continue
         due_at = deck.in_use_since + change_interval(table)
         base = {"table_id": table.table_id, "deck_id": deck.deck_id, "gaming_day": gaming_day}
         since = stamp(deck.in_use_since)

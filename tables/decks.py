@@ -135,9 +135,11 @@ def _section(table: Table | None, number: str) -> str:
             ruleset = table.ruleset
         except KeyError:
             ruleset = None
+        # The numbers below are Criss-Cross's (592 / 674a); other games'
+        # rules number them differently, so cite nothing rather than a wrong §.
         if ruleset is not None and hasattr(ruleset, "section_prefix"):
             return ruleset.section(number)
-    return f"592.{number}"
+    return ""
 
 
 def _refuse(message: str, *, index: int, field: str = "", section: str = "") -> None:

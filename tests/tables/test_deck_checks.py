@@ -233,3 +233,14 @@ def test_the_command_runs_the_same_check(hand_table):
     assert "compliance.deck_overdue compliance:deck-overdue:D1:" in out.getvalue()
     call_command("check_decks", "--now", at(4, 1).isoformat(), stdout=out)
     assert out.getvalue().endswith("0 finding(s) raised\n")
+
+
+def test_a_double_cross_table_is_left_to_its_own_rules(role_users):
+    # The Massachusetts rules state no change interval in the rule set: nothing
+    # is raised (rather than a Criss-Cross section cited for another game).
+    Table.objects.create(table_id="DC-01", game="double_cross_poker",
+                         ruleset_id="MA-DCP-UNDATED", min_wager_cents=500,
+                         max_wager_cents=50000, dealing_method="HAND")  # fmt: skip
+    deck_in_use("DC-01", "D4")
+    play_rounds("DC-01", 12, start=T0)
+    assert check_decks(at(9)) == []
