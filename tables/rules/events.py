@@ -160,18 +160,34 @@ class Event:
         """
         if not isinstance(payload, Mapping):
             raise ValueError(f"{cls.TYPE}: payload must be a mapping")
-        decoders = _decoders(cls)
-        unknown = set(payload) - set(decoders)
-        if unknown:
+        spec = _SPEC_CACHE.get(cls) or _spec(cls)
+        if not payload.keys() <= spec.names:
+            unknown = set(payload) - spec.names
             raise ValueError(f"{cls.TYPE}: unknown field {sorted(unknown)[0]!r}")
         values: dict[str, Any] = {}
-        for name, (decode, required) in decoders.items():
-            if name not in payload:
+        get = payload.get
+        # Fast paths for the values a well-formed payload holds; anything else
+        # goes to the field's full decoder, which accepts or explains it.
+        for name, exact_type, table, optional, required, decode in spec.fields:
+            value = get(name, _ABSENT)
+            if value is _ABSENT:
                 if required:
                     raise ValueError(f"{cls.TYPE}: field {name!r} is required")
                 continue
+            if table is not None:
+                if type(value) is str:
+                    member = table.get(value)
+                    if member is not None:
+                        values[name] = member
+                        continue
+            elif type(value) is exact_type:
+                values[name] = value
+                continue
+            if value is None and optional:
+                values[name] = None
+                continue
             try:
-                values[name] = decode(payload[name])
+                values[name] = decode(value)
             except ValueError as error:
                 raise ValueError(f"{cls.TYPE}: field {name!r} {error}") from None
         try:
@@ -291,6 +307,74 @@ def _decoders(cls: type) -> dict[str, tuple[Callable[[Any], Any], bool]]:
         }
         _DECODER_CACHE[cls] = cached
     return cached
+
+
+_ABSENT = object()
+
+
+@dataclass(frozen=True, slots=True)
+class _EventSpec:
+    """How :meth:`Event.from_payload` reads one event class.
+
+    ``fields`` holds, per field in declaration order, ``(name, exact_type,
+    table, optional, required, decode)``: a value whose type is exactly
+    ``exact_type`` (int, str, bool) is taken as it is; a ``str`` found in
+    ``table`` (enum values, card texts) becomes the table's entry; ``None`` is
+    taken for an ``optional`` field. Every other value goes to ``decode``, the
+    field's full decoder, which accepts it or says why not.
+    """
+
+    names: frozenset[str]
+    fields: tuple[tuple[Any, ...], ...]
+
+
+_SPEC_CACHE: dict[type, _EventSpec] = {}
+
+
+def _card_table() -> dict[str, Card]:
+    """Every card by each short spelling :meth:`Card.parse` accepts (no whitespace)."""
+    ranks = "23456789TJQKA"
+    texts = [
+        rank + suit
+        for rank in (*ranks, *ranks.lower(), "10")
+        for suit in ("c", "d", "h", "s", "C", "D", "H", "S")
+    ]
+    table: dict[str, Card] = {}
+    for text in texts:
+        try:
+            table[text] = Card.parse(text)
+        except (ValueError, KeyError):
+            continue
+    return table
+
+
+_CARD_TABLE = _card_table()
+
+
+def _fast_path(annotation: Any) -> tuple[type | None, Mapping[str, Any] | None, bool]:
+    """``(exact_type, table, optional)`` of a field annotated ``annotation``."""
+    optional = False
+    if typing.get_origin(annotation) in (types.UnionType, typing.Union):
+        (annotation,) = (arg for arg in typing.get_args(annotation) if arg is not type(None))
+        optional = True
+    if annotation in (int, str, bool):
+        return annotation, None, optional
+    if annotation is Card:
+        return None, _CARD_TABLE, optional
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return None, {member.value: member for member in annotation}, optional
+    return None, None, optional  # ``type(value) is None`` never holds: full decoder
+
+
+def _spec(cls: type) -> _EventSpec:
+    hints = typing.get_type_hints(cls)
+    fields = []
+    for name, (decode, required) in _decoders(cls).items():
+        exact_type, table, optional = _fast_path(hints[name])
+        fields.append((name, exact_type, table, optional, required, decode))
+    spec = _EventSpec(names=frozenset(_decoders(cls)), fields=tuple(fields))
+    _SPEC_CACHE[cls] = spec
+    return spec
 
 
 def _require(condition: bool, message: str) -> None:
