@@ -135,7 +135,7 @@ class HoleSolver:
         self.index = {item: number for number, item in enumerate(types)}
         assert sum(weights) == 50
         self._pairs: dict[tuple[int, int], tuple[list[int], list[int], list[int], int, int]] = {}
-        self._flush_base = (first, second)
+        self.monotone = all(bet[i] <= bet[i + 1] for i in range(len(bet) - 1))
 
     # -- tables ---------------------------------------------------------------------
 
@@ -203,8 +203,12 @@ class HoleSolver:
         strengths_r, antes_r, bets_r, ante_total_r, bet_total_r = self.pair_table(a, b)
         bet = self.bet
         base_weights = self.weights
-        # value, wagered, middle fold count, middle 3x count per (A, D)
-        acc = {(x, y): [0, 0, 0, 0] for x in (1, 3) for y in (1, 3)}
+        monotone = self.monotone
+        # Deals where no (Across, Down) pair of multiples folds the Middle Bet add
+        # linearly: sums of count x (antes + m x middle), across, down, m, [m = 3], count.
+        linear = [0, 0, 0, 0, 0, 0]
+        # Other deals, per (A, D): value, wagered, Middle folds, Middle 3x.
+        extra = {(x, y): [0, 0, 0, 0] for x in (1, 3) for y in (1, 3)}
         for c, d, count in self.pairs(weights):
             strengths_t, antes_t, bets_t, ante_total_t, bet_total_t = self.pair_table(c, d)
             s_ante = (
@@ -221,18 +225,31 @@ class HoleSolver:
             )
             s_across = bet_total_r - bets_r[a] - bets_r[b] - bets_r[c] - bets_r[d]
             s_down = bet_total_t - bets_t[a] - bets_t[b] - bets_t[c] - bets_t[d]
-            best = list(map(max, strengths_r, strengths_t))
-            s_middle = (
-                sum(map(mul, base_weights, map(bet.__getitem__, best)))
-                - bet[best[a]]
-                - bet[best[b]]
-                - bet[best[c]]
-                - bet[best[d]]
-            )
+            if monotone:  # the Bet on the higher hand is the higher of the two Bets
+                best = list(map(max, bets_r, bets_t))
+            else:
+                best = list(map(bet.__getitem__, map(max, strengths_r, strengths_t)))
+            s_middle = sum(map(mul, base_weights, best)) - best[a] - best[b] - best[c] - best[d]
             middle = 3 if s_middle > 0 else 1
-            for (x, y), slot in acc.items():
+            core = s_ante + middle * s_middle
+            v11 = core + s_across + s_down
+            if (
+                v11 >= -4 * CENTERS
+                and v11 + 2 * s_down >= -6 * CENTERS
+                and v11 + 2 * s_across >= -6 * CENTERS
+                and v11 + 2 * s_across + 2 * s_down >= -8 * CENTERS
+            ):
+                linear[0] += count * core
+                linear[1] += count * s_across
+                linear[2] += count * s_down
+                linear[3] += count * middle
+                if middle == 3:
+                    linear[4] += count
+                linear[5] += count
+                continue
+            for (x, y), slot in extra.items():
                 fold = -(2 + x + y) * CENTERS
-                value = s_ante + x * s_across + y * s_down + middle * s_middle
+                value = core + x * s_across + y * s_down
                 if value >= fold:
                     slot[0] += count * value
                     slot[1] += count * (2 + x + y + middle) * CENTERS
@@ -242,6 +259,14 @@ class HoleSolver:
                     slot[0] += count * fold
                     slot[1] += count * -fold
                     slot[2] += count
+        acc = {}
+        for (x, y), (value, wagered, folds, threes) in extra.items():
+            acc[x, y] = (
+                value + linear[0] + x * linear[1] + y * linear[2],
+                wagered + ((2 + x + y) * linear[5] + linear[3]) * CENTERS,
+                folds,
+                threes + linear[4],
+            )
         result = {}
         for x in (1, 3):
             options = []

@@ -438,6 +438,9 @@ def test_674a_11_b_exact_across_value_averages_every_row_pair(cards):
     best = max((result.value_1x, 1), (result.value_3x, 3), (Fraction(-2), 0))
     assert result.expected == best[0] and result.across == best[1]
     assert sum(result.down) == parsheet_exact.ACROSS_DEN * (result.across != 0)
+    general = parsheet_exact.HoleSolver(pays.ante, pays.bet, hole)
+    general.monotone = False  # the path for a Bet table not increasing with the hand
+    assert general.solve() == result
 
 
 def test_674a_11_h_aces_play_3x_and_win_at_least_eleven_antes():
