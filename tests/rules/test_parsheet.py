@@ -484,6 +484,11 @@ EXACT_GAME = {
         Fraction(579_091, 13_378_456),
         Fraction(43_431_825, 2_941_835_792),
     ),
+    # 592.12(b) read as paying a pair of 10s 1 to 1: the player has the edge.
+    (PA_592_2014.id, PairOfTensMiddleBets.PAY_1_TO_1): (
+        Fraction(-339_430_603, 7_023_689_400),
+        Fraction(-339_430_603, 20_866_586_930),
+    ),
 }
 
 
