@@ -4,6 +4,13 @@ Exact figures (side wagers, counted over every hand) and simulated ones (the
 whole game under a strategy, with a 95 % confidence interval) are labelled as
 such. ``--json`` prints fractions as ``"num/den"`` strings with decimal strings
 beside them; no float is ever printed.
+
+``criss_cross_poker --exact`` instead solves the whole game exactly under
+optimal play (:mod:`tables.rules.parsheet_exact`, 169 starting-hand classes
+spread over ``--processes`` worker processes; a few minutes on two cores) and
+prints the exact house edge, element of risk, decision frequencies and the
+Across decision of every class; ``--exact-classes AA,72o`` solves only those
+classes (no whole-game figures).
 """
 
 from __future__ import annotations
@@ -46,7 +53,10 @@ def _pct(value: Fraction, places: int = 4) -> str:
 
 
 class Command(BaseCommand):
-    help = "Print the par sheet of a table game (exact side wagers, simulated whole game)."
+    help = (
+        "Print the par sheet of a table game (exact side wagers, simulated whole game; "
+        "--exact: exact Criss-Cross whole game under optimal play)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("game", help="criss_cross_poker or double_cross_poker")
