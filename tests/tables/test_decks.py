@@ -213,3 +213,44 @@ def test_the_projection_rebuilds_identical_rows(table, post):
     assert [row["status"] for row in before] == [DeckStatus.REMOVED, DeckStatus.IN_USE]
     projections.rebuild(DECKS)
     assert list(Deck.objects.order_by("stream_id").values()) == before
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_racing_decks_at_one_table_let_exactly_one_into_play(role_users):
+    import threading
+
+    from django.db import connection
+
+    from audit import errors
+    from audit.ledger import Actor, NewEvent, append
+
+    make_table()
+    system = Actor.system("test")
+    decks = [f"R{n}" for n in range(6)]
+    for deck_id in decks:
+        append(f"deck:{deck_id}", [
+            NewEvent("deck.received", {"table_id": "CC-01", "back_colour": "red",
+                                       "received_by": "floorperson"}),
+            NewEvent("deck.inspected", {"dealer": "dealer"}),
+            NewEvent("deck.verified", {"floorperson": "floorperson"}),
+        ], expected_version=0, actor=system)  # fmt: skip
+    start = threading.Barrier(len(decks))
+    outcomes: dict[str, str] = {}
+
+    def put_in_use(deck_id: str) -> None:
+        try:
+            start.wait(10)
+            append(f"deck:{deck_id}", [NewEvent("deck.put_in_use", {})], expected_version=3,
+                   actor=system)  # fmt: skip
+            outcomes[deck_id] = "in use"
+        except errors.RuleViolation as refusal:
+            outcomes[deck_id] = refusal.section
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=put_in_use, args=(d,)) for d in decks]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(outcomes.values()) == ["592.3(a)"] * (len(decks) - 1) + ["in use"]
