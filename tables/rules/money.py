@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 __all__ = [
+    "QUOTIENT_RULES",
     "Cents",
     "Odds",
     "RoundingPolicy",
@@ -106,6 +107,31 @@ ROUND_HALF_UP_TO_CENT = RoundingPolicy("round_half_up_to_cent", _half_up)
 ROUND_DOWN_TO_DOLLAR = RoundingPolicy("round_down_to_dollar", _down_to_dollar)
 """Pay whole dollars only, dropping any cents (a table without coin)."""
 
+
+# The same three rules applied to numerator / denominator (denominator > 0) in
+# integers, so that :func:`winnings` needs no Fraction: floor(n / d) is n // d,
+# and floor(n / d + 1/2) is floor((2n + d) / 2d). Keyed by the policy's own
+# function; a policy not listed here is given the exact Fraction.
+# ``tests/rules/test_money_quotients.py`` proves each pair equal.
+def _floor_quotient(numerator: int, denominator: int) -> int:
+    return numerator // denominator
+
+
+def _half_up_quotient(numerator: int, denominator: int) -> int:
+    return (2 * numerator + denominator) // (2 * denominator)
+
+
+def _down_to_dollar_quotient(numerator: int, denominator: int) -> int:
+    return (numerator // denominator // 100) * 100
+
+
+QUOTIENT_RULES: Mapping[Callable[[Fraction], int], Callable[[int, int], int]] = {
+    _floor: _floor_quotient,
+    _half_up: _half_up_quotient,
+    _down_to_dollar: _down_to_dollar_quotient,
+}
+"""Integer forms of the built-in policies' functions (same result, no Fraction)."""
+
 ROUNDING_POLICIES: Mapping[str, RoundingPolicy] = {
     policy.name: policy
     for policy in (ROUND_DOWN_TO_CENT, ROUND_HALF_UP_TO_CENT, ROUND_DOWN_TO_DOLLAR)
@@ -135,7 +161,11 @@ def winnings(stake_cents: Cents, odds: Odds, rounding: RoundingPolicy) -> Cents:
     >>> winnings(5, Odds(3, 2), ROUND_DOWN_TO_DOLLAR)
     0
     """
-    return rounding(Fraction(stake_cents * odds.numerator, odds.denominator))
+    numerator = stake_cents * odds.numerator
+    of_quotient = QUOTIENT_RULES.get(rounding.function)
+    if of_quotient is not None:
+        return of_quotient(numerator, odds.denominator)
+    return rounding(Fraction(numerator, odds.denominator))
 
 
 def format_cents(amount: Cents) -> str:

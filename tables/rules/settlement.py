@@ -17,9 +17,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from tables.rules.cards import STANDARD_DECK, Card
-from tables.rules.engine import Outcome, SettlementLine, lookup, plain_line, win_line
+from tables.rules.engine import Outcome, SettlementLine, lookup, plain_line
 from tables.rules.events import Wager
-from tables.rules.money import RoundingPolicy
+from tables.rules.money import RoundingPolicy, winnings
 from tables.rules.rulesets import PayLine
 
 __all__ = [
@@ -97,13 +97,33 @@ def pay_table_line(
     paying one) and the line's note names ``conflict_option``.
     """
     stake = seat.wagers[wager]
-    match = lookup(table, category, pair_rank)
-    notes: tuple[str, ...] = ()
-    line = match.line
-    if match.conflict:
-        line = next(item for item in match.conflict if (item.odds is None) == conflict_push)
-        labels = " / ".join(f"'{item.label}'" for item in match.conflict)
-        notes = (f"{table_section}: hand is on {labels}; applied {conflict_option}",)
+    key = (
+        id(table),
+        category,
+        pair_rank,
+        table_section,
+        lose_section,
+        win_section,
+        conflict_push,
+        conflict_option,
+    )
+    cached = _RESOLVED.get(key)
+    if cached is None or cached[0] is not table:
+        cached = (
+            table,
+            _resolve(
+                table,
+                category,
+                pair_rank,
+                table_section,
+                lose_section,
+                win_section,
+                conflict_push,
+                conflict_option,
+            ),
+        )
+        _RESOLVED[key] = cached
+    line, section, odds_text, notes = cached[1]
     if line is None:
         return plain_line(seat, wager, Outcome.LOSE, lose_section, described)
     if line.odds is None:
@@ -114,21 +134,55 @@ def pay_table_line(
             stake_cents=stake,
             outcome=Outcome.PUSH,
             amount_cents=stake,
-            section=f"{win_section}; {table_section}",
+            section=section,
             hand=described,
             pay_line=line.label,
-            odds="push",
+            odds=odds_text,
             notes=notes,
         )
-    return win_line(
+    amount = winnings(stake, line.odds, rounding)
+    return SettlementLine(
         seat=seat.seat,
         player=seat.player,
         wager=wager,
         stake_cents=stake,
-        odds=line.odds,
-        rounding=rounding,
-        section=f"{win_section}; {table_section}",
+        outcome=Outcome.WIN,
+        amount_cents=amount,
+        section=section,
         hand=described,
         pay_line=line.label,
+        odds=odds_text,
+        uncapped_cents=amount,
         notes=notes,
     )
+
+
+# What a hand of one category (and pair rank) gets on one pay table under one set
+# of sections and conflict option; keyed by the table's identity, which the entry
+# keeps alive. The lines built from it are those of :func:`pay_table_line`.
+_Resolution = tuple[PayLine | None, str, str, tuple[str, ...]]
+_RESOLVED: dict[tuple[Any, ...], tuple[tuple[PayLine, ...], _Resolution]] = {}
+
+
+def _resolve(
+    table: tuple[PayLine, ...],
+    category: int,
+    pair_rank: int | None,
+    table_section: str,
+    lose_section: str,
+    win_section: str,
+    conflict_push: bool,
+    conflict_option: str,
+) -> _Resolution:
+    """The line, section, odds text and notes of a hand settled on ``table``."""
+    match = lookup(table, category, pair_rank)
+    notes: tuple[str, ...] = ()
+    line = match.line
+    if match.conflict:
+        line = next(item for item in match.conflict if (item.odds is None) == conflict_push)
+        labels = " / ".join(f"'{item.label}'" for item in match.conflict)
+        notes = (f"{table_section}: hand is on {labels}; applied {conflict_option}",)
+    if line is None:
+        return None, lose_section, "", notes
+    odds_text = "push" if line.odds is None else str(line.odds)
+    return line, f"{win_section}; {table_section}", odds_text, notes

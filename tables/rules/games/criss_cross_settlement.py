@@ -119,6 +119,51 @@ _HAND_WAGERS = (
 )
 
 
+def _sections(ruleset: Any) -> Mapping[str, str]:
+    """Every section number settlement cites, as cited by ``ruleset``."""
+    cached = _SECTIONS.get(id(ruleset))
+    if cached is None or cached[0] is not ruleset:
+        cited = {number: ruleset.section(number) for number in _CITED}
+        cached = (ruleset, _LazySections(ruleset, cited))
+        _SECTIONS[id(ruleset)] = cached
+    return cached[1]
+
+
+class _LazySections(dict[str, str]):
+    """Section texts by number; a number not cited before is asked of the rule set."""
+
+    def __init__(self, ruleset: Any, cited: Mapping[str, str]) -> None:
+        super().__init__(cited)
+        self._ruleset = ruleset
+
+    def __missing__(self, number: str) -> str:
+        text: str = self._ruleset.section(number)
+        self[number] = text
+        return text
+
+
+# Section numbers seat_lines cites (others are cited through __missing__).
+_CITED = ("7(b)", "7(d)", "11(b)", "11(d)", "11(f)", "12(a)", "12(b)", "12(c)", "11(h)(3)")
+_CITED += ("11(h)(4)", "11(h)(5)", "11(h)(1)(i)", "11(h)(1)(ii)", "11(h)(2)(i)", "11(h)(2)(ii)")
+# Rule-set section texts by the rule set's identity (the entry keeps it alive).
+_SECTIONS: dict[int, tuple[Any, Mapping[str, str]]] = {}
+# The Five Card Bonus hand of the last board settled: the board is the same
+# tuple for every seat of a round, so it is evaluated once per settlement.
+# (One entry, replaced whole, so that threads never see half of one.)
+_LAST_BOARD: list[tuple[Any, Any]] = [(None, None)]
+
+
+def _board_hand(board: tuple[Any, ...]) -> tuple[FiveCardHand, str]:
+    """The Five Card Bonus hand of ``board`` and its description."""
+    last_board, result = _LAST_BOARD[0]
+    if last_board is board:
+        return result  # type: ignore[no-any-return]
+    bonus = evaluate_five(board)  # type: ignore[arg-type]
+    result = (bonus, _describe(board, bonus))
+    _LAST_BOARD[0] = (board, result)
+    return result
+
+
 def seat_lines(
     state: Any,
     seat: Any,
@@ -133,8 +178,8 @@ def seat_lines(
     ``folds`` gives, by the phase of a fold, the section and the wagers it forfeits.
     Before the round is ``complete`` only forfeits are listed.
     """
-    section = state.section
     ruleset = state.ruleset
+    section = _sections(ruleset).__getitem__
     lines: list[SettlementLine] = []
     placed = [wager for wager in SETTLEMENT_ORDER if wager in seat.wagers]
     if not seat.participating and dealt:
@@ -211,15 +256,14 @@ def seat_lines(
                 )
             )
     if Wager.FIVE_CARD_BONUS in seat.wagers:
-        board = state.community
-        bonus = evaluate_five(board)  # type: ignore[arg-type]
+        bonus, bonus_text = _board_hand(state.community)
         lines.append(
             _table_line(
                 state,
                 seat,
                 Wager.FIVE_CARD_BONUS,
                 bonus,
-                _describe(board, bonus),
+                bonus_text,
                 section("12(c)"),
                 section("11(h)(5)"),
                 section("11(h)(5)"),
