@@ -166,13 +166,7 @@ def _append_many(batches: Sequence[StreamBatch], actor: Actor) -> list[AppendRes
     for batch in batches:
         head_version, head_hash = heads.get(batch.stream_id, (0, GENESIS_HASH))
         try:
-            if batch.expected_version is not None and batch.expected_version != head_version:
-                _refuse_version(batch.stream_id, batch.expected_version, head_version)
-            kind = REGISTRY.stream_kind_of(batch.stream_id)
-            if kind is not None and kind.policy is not None:
-                kind.policy(
-                    read_stream(batch.stream_id) if head_version else [], batch.events, actor
-                )
+            _admit(batch.stream_id, batch.events, batch.expected_version, head_version, actor)
         except errors.LedgerError as error:
             error.stream_id = batch.stream_id
             raise
@@ -259,11 +253,7 @@ def _append(
             head_version, head_hash, earlier = store.lookup(stream_id, idempotency_key)
             if earlier is not None:
                 return _replay(idempotency_key or "", request_hash, earlier)
-            if expected_version is not None and expected_version != head_version:
-                _refuse_version(stream_id, expected_version, head_version)
-            kind = REGISTRY.stream_kind_of(stream_id)
-            if kind is not None and kind.policy is not None:
-                kind.policy(read_stream(stream_id), events, actor)
+            _admit(stream_id, events, expected_version, head_version, actor)
             rows, hashes, recorded_at = chain(
                 stream_id, events, head_version, head_hash, actor, idempotency_key
             )
@@ -289,6 +279,30 @@ def _append(
         last_position=first_position + len(rows) - 1,
         hashes=tuple(hashes),
     )
+
+
+def _admit(
+    stream_id: str,
+    events: Sequence[NewEvent],
+    expected_version: int | None,
+    head_version: int,
+    actor: Actor,
+) -> None:
+    """The expected version, then the stream kind's policy (the rules).
+
+    A writer that means to start a stream (expected version 0) that already
+    exists hears the policy's reason where it has one (a slip number already
+    used is a 400 naming the rule), and a plain 409 otherwise.
+    """
+    kind = REGISTRY.stream_kind_of(stream_id)
+    policy = kind.policy if kind is not None else None
+    recorded = read_stream(stream_id) if policy is not None and head_version else []
+    if expected_version is not None and expected_version != head_version:
+        if expected_version == 0 and policy is not None:
+            policy(stream_id, recorded, events, actor)
+        _refuse_version(stream_id, expected_version, head_version)
+    if policy is not None:
+        policy(stream_id, recorded, events, actor)
 
 
 def _refuse_version(stream_id: str, expected_version: int, head_version: int) -> None:

@@ -24,10 +24,10 @@ if TYPE_CHECKING:
 
 Payload = dict[str, Any]
 Upcaster = Callable[[Payload], Payload]
-#: Called inside the append transaction with the stream's recorded events, the
-#: batch and who appends it; raises ``audit.errors.RuleViolation`` (or
-#: ``Forbidden``) to refuse the batch.
-StreamPolicy = Callable[[Sequence["RecordedEvent"], Sequence["NewEvent"], "Actor"], None]
+#: Called inside the append transaction with the stream id, its recorded
+#: events, the batch and who appends it; raises ``audit.errors.RuleViolation``
+#: (or ``Forbidden``) to refuse the batch.
+StreamPolicy = Callable[[str, Sequence["RecordedEvent"], Sequence["NewEvent"], "Actor"], None]
 
 STREAM_ID = re.compile(r"^(?P<kind>[a-z][a-z0-9-]{0,49}):(?P<key>[A-Za-z0-9._:@-]{1,149})$")
 

@@ -146,7 +146,7 @@ STREAM_SEGMENT = {
 
 
 def compliance_policy(
-    recorded: Sequence[RecordedEvent], new: Sequence[NewEvent], actor: Actor | None = None
+    stream_id: str, recorded: Sequence[RecordedEvent], new: Sequence[NewEvent], actor: Actor
 ) -> None:
     """A finding stream holds one finding, of the type its id names, then at
     most one acknowledgement, signed by the person who appends it."""

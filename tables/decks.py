@@ -194,12 +194,11 @@ def _other_decks_in_use(table_id: str, deck_stream: str) -> list[DeckState]:
 
 
 def deck_policy(
-    recorded: Sequence[RecordedEvent], new: Sequence[NewEvent], actor: Actor | None = None
+    stream_id: str, recorded: Sequence[RecordedEvent], new: Sequence[NewEvent], actor: Actor
 ) -> None:
     """Refuse, with the section it breaks, a deck event that is out of order,
     signed by the wrong person or puts one deck too many in play."""
-    stream_id = recorded[0].stream_id if recorded else None
-    state = fold(recorded, deck_id=deck_id_of(stream_id) if stream_id else "")
+    state = fold(recorded, deck_id=deck_id_of(stream_id))
     table = Table.objects.filter(table_id=state.table_id).first() if state.table_id else None
     for index, event in enumerate(new):
         kind = event.event_type

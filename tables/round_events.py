@@ -81,7 +81,7 @@ def to_engine(event_type: str, payload: dict[str, Any]) -> Event:
     return ROUND_EVENT_TYPES[event_type].from_payload(payload)
 
 
-def round_policy(recorded: Sequence[Any], new: Sequence[Any], actor: Any = None) -> None:
+def round_policy(stream_id: str, recorded: Sequence[Any], new: Sequence[Any], actor: Any) -> None:
     """Refuse, with the section it breaks, any event the regulation forbids
     given the round so far. Dealer actions (pays, collections) are facts and
     always accepted; replay turns wrong ones into findings."""

@@ -8,15 +8,17 @@ rules forbid given the stream so far:
   ``table.opened`` (the opener inventory, signed by a dealer and a
   floorperson) and ends with ``table.closed`` (the closer, signed the same
   way); a table is opened once a day and is not closed while one of its
-  rounds of that day is in progress. § 527.3(1) asks for opening and closing
-  procedures "including the proper security procedures regarding table chip
-  inventories"; the table inventory is what the table inventory container
-  holds (§ 521.1).
-* ``slip:<year>-<number>`` — one fill or credit slip (§ 527.3(2): chips
-  distributed to and removed from gaming tables). The number is the stream,
+  rounds of that day is in progress. The table inventory is what the table
+  inventory container holds (§ 521.1).
+* ``slip:<year>-<number>`` — one fill or credit slip. The number is the stream,
   so it is unique per calendar year by construction. A slip is requested for
   a table that is open that day, approved by a second person, and may be
   voided by two people; a void is a new event, never an edit.
+
+Refusals here cite no section: opening, closing, fill and credit procedures
+are internal controls (Pennsylvania Chapter 465a, not among our sources). The
+2010 bulletin's only mention, § 527.3, lists them as topics of dealer
+training, which is not a rule a refusal could break.
 
 Amounts and inventories are ``{"<denomination cents>": count}`` objects; the
 denominations are those configured in ``Casino.chip_denominations_cents``.
@@ -31,7 +33,6 @@ from __future__ import annotations
 
 import datetime
 import re
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -88,10 +89,6 @@ SLIP_SIGNERS = PIT | {Role.CAGE_CASHIER.value}
 #: Actors that append on someone's behalf; a person appends only what they sign.
 NON_PERSON_ROLES = frozenset({Role.TABLE_DEVICE.value, Role.SYSTEM.value})
 
-SECTION_INVENTORY = "527.3(1)"
-SECTION_FILLS = "527.3(2)"
-SECTION_CASH = "527.3(3)"
-SECTION_SHIFT_CHANGE = "527.3(5)"
 
 _TABLE_KEY = re.compile(r"^(?P<table_id>[A-Za-z0-9_-]{1,50}):(?P<day>\d{4}-\d{2}-\d{2})$")
 _SLIP_KEY = re.compile(r"^(?P<year>\d{4})-(?P<number>\d{6})$")
@@ -253,29 +250,6 @@ def _check_person(username: str, roles: frozenset[str], field: str) -> None:
         )
 
 
-def appending_stream_id(recorded: Sequence[Any]) -> str:
-    """The id of the stream a policy is asked about.
-
-    A policy receives the recorded events, the batch and the actor, but not
-    the stream id, and a new stream has no recorded event to read it from.
-    Until the ledger passes it, read it from the ledger's append frame
-    (``stream_id`` in ``append``, ``batch.stream_id`` in ``append_many``).
-    """
-    if recorded:
-        return recorded[0].stream_id
-    frame = sys._getframe(1)
-    for _ in range(8):
-        frame = frame.f_back
-        if frame is None:
-            break
-        if frame.f_globals.get("__name__") == "audit.ledger":
-            batch = frame.f_locals.get("batch")
-            found = getattr(batch, "stream_id", None) or frame.f_locals.get("stream_id")
-            if isinstance(found, str):
-                return found
-    return ""
-
-
 def _check_signed_by_actor(actor: Any, signers: Iterable[str], field: str) -> None:
     """A person appends only what they sign themselves; a table device or a
     job appends on behalf of the signers."""
@@ -353,11 +327,9 @@ def rounds_in_progress(table_id: str, gaming_day: datetime.date | str) -> list[s
         return [row[0] for row in cursor.fetchall()]
 
 
-def table_policy(
-    recorded: Sequence[Any], new: Sequence[Any], actor: Any = None, *, stream_id: str = ""
-) -> None:
+def table_policy(stream_id: str, recorded: Sequence[Any], new: Sequence[Any], actor: Any) -> None:
     """Refuse what cannot happen at a table given its day so far."""
-    table_id, day = _parse_table_key(stream_id or appending_stream_id(recorded))
+    table_id, day = _parse_table_key(stream_id)
     table = Table.objects.filter(table_id=table_id).first()
     if table is None:
         _refuse(f"no table {table_id} is configured", "stream_id")
@@ -386,7 +358,6 @@ def _check_table_event(
                 f"table {table.table_id} was already opened on gaming day {day}; a table is "
                 "opened once a day",
                 f"{where}.type",
-                SECTION_INVENTORY,
             )
         if table.status != TableStatus.ACTIVE:
             _refuse(f"table {table.table_id} is out of service", "stream_id")
@@ -395,13 +366,11 @@ def _check_table_event(
             f"table {table.table_id} is not open on gaming day {day}: its day starts with "
             "table.opened",
             f"{where}.type",
-            SECTION_INVENTORY,
         )
     elif state.closed:
         _refuse(
             f"table {table.table_id} was closed on gaming day {day}; nothing follows table.closed",
             f"{where}.type",
-            SECTION_INVENTORY,
         )
 
     if event_type in (OPENED, CLOSED):
@@ -413,7 +382,6 @@ def _check_table_event(
             _refuse(
                 f"{field}.floorperson: the {inventory} is signed by two different people",
                 f"{field}.floorperson",
-                SECTION_INVENTORY,
             )
         _check_signed_by_actor(
             actor, [payload["dealer"], payload["floorperson"]], f"{field}.floorperson"
@@ -425,7 +393,6 @@ def _check_table_event(
                     f"table {table.table_id} cannot close on gaming day {day}: round(s) "
                     f"{', '.join(open_rounds)} are still in progress (close or void them first)",
                     f"{where}.type",
-                    SECTION_INVENTORY,
                 )
     elif event_type == DEALER_ASSIGNED:
         _check_person(payload["dealer"], DEALERS, f"{field}.dealer")
@@ -434,7 +401,6 @@ def _check_table_event(
                 f"{field}.dealer: {payload['dealer']} is already the dealer at "
                 f"table {table.table_id}",
                 f"{field}.dealer",
-                SECTION_SHIFT_CHANGE,
             )
     elif event_type == DEALER_RELIEVED:
         if payload["dealer"] != state.dealer:
@@ -442,7 +408,6 @@ def _check_table_event(
                 f"{field}.dealer: {payload['dealer']} is not the dealer at table "
                 f"{table.table_id} ({state.dealer or 'no dealer is assigned'})",
                 f"{field}.dealer",
-                SECTION_SHIFT_CHANGE,
             )
     elif event_type == BUY_IN:
         _check_denominations(payload["chips"], f"{field}.chips")
@@ -499,11 +464,9 @@ def table_is_open(table_id: str, gaming_day: datetime.date | str) -> bool:
     return bool(events) and events[0].event_type == OPENED and events[-1].event_type != CLOSED
 
 
-def slip_policy(
-    recorded: Sequence[Any], new: Sequence[Any], actor: Any = None, *, stream_id: str = ""
-) -> None:
+def slip_policy(stream_id: str, recorded: Sequence[Any], new: Sequence[Any], actor: Any) -> None:
     """Refuse what cannot happen to a slip given its history."""
-    year, number = _parse_slip_key(stream_id or appending_stream_id(recorded))
+    year, number = _parse_slip_key(stream_id)
     history = [(e.event_type, e.payload) for e in recorded]
     for index, event in enumerate(new):
         _check_slip_event(year, number, history, event.event_type, event.payload, actor,
@@ -530,7 +493,6 @@ def _check_slip_event(
                 f"table {first['table_id']} on gaming day {first['gaming_day']}); slip numbers "
                 "are unique per calendar year",
                 "stream_id",
-                SECTION_FILLS,
             )
         kind = REQUESTED[event_type].value
         if not Table.objects.filter(table_id=payload["table_id"]).exists():
@@ -541,7 +503,6 @@ def _check_slip_event(
                 f"a {kind} on a closed table: table {payload['table_id']} is not open on gaming "
                 f"day {payload['gaming_day']}",
                 f"{field}.table_id",
-                SECTION_FILLS,
             )
         _check_denominations(payload["amounts"], f"{field}.amounts")
         _check_person(payload["requested_by"], SLIP_SIGNERS, f"{field}.requested_by")
@@ -556,8 +517,7 @@ def _check_slip_event(
     types = [event for event, _ in history]
     requested_by = history[0][1]["requested_by"]
     if VOIDED in types:
-        _refuse(f"slip {label} was voided; nothing follows a void", f"{where}.type",
-                SECTION_FILLS)  # fmt: skip
+        _refuse(f"slip {label} was voided; nothing follows a void", f"{where}.type")  # fmt: skip
     if event_type == APPROVED:
         if APPROVED in types:
             _refuse(f"slip {label} is already approved", f"{where}.type")
@@ -567,7 +527,6 @@ def _check_slip_event(
                 f"{field}.approved_by: {requested_by} requested slip {label} and may not "
                 "approve it too; a second person approves",
                 f"{field}.approved_by",
-                SECTION_FILLS,
             )
         _check_signed_by_actor(actor, [payload["approved_by"]], f"{field}.approved_by")
     elif event_type == VOIDED:
@@ -578,7 +537,6 @@ def _check_slip_event(
                 f"{field}.witnessed_by: a void is witnessed by a second person, not by "
                 f"{payload['voided_by']} who voids",
                 f"{field}.witnessed_by",
-                SECTION_FILLS,
             )
         _check_signed_by_actor(
             actor, [payload["voided_by"], payload["witnessed_by"]], f"{field}.voided_by"
