@@ -16,10 +16,14 @@ DAY = datetime.date(2024, 5, 1)
 
 @pytest.fixture
 def day():
-    return simulate_gaming_day([TablePlan("CC-1", "PA-674a-2019"),
-                                TablePlan("DX-1", "MA-DCP-UNDATED")],
-                               DAY, rounds_per_table=15, seed=11, dealer_error_percent=40,
-                               irregularity_percent=0)
+    return simulate_gaming_day(
+        [TablePlan("CC-1", "PA-674a-2019"), TablePlan("DX-1", "MA-DCP-UNDATED")],
+        DAY,
+        rounds_per_table=15,
+        seed=11,
+        dealer_error_percent=40,
+        irregularity_percent=0,
+    )
 
 
 def _replay(*args: str) -> str:

@@ -49,8 +49,9 @@ def test_674a_7_f_a_down_bet_of_four_times_the_ante_is_refused_naming_the_sectio
 
 
 def test_592_7_c_a_wager_after_no_more_bets_is_refused(device):
-    events, _ = criss_cross_round(ruleset_id="PA-592-2014",
-                                  day=__import__("datetime").date(2015, 3, 1))
+    events, _ = criss_cross_round(
+        ruleset_id="PA-592-2014", day=__import__("datetime").date(2015, 3, 1)
+    )
     no_more_bets = next(i for i, e in enumerate(events) if e.TYPE == "round.no_more_bets")
     late = dataclasses.replace(events[1])  # an ante, placed again after "no more bets"
     body = payload_body([*events[: no_more_bets + 1], late])
