@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tables.rules.engine import evolve
 from tables.rules.events import IrregularityKind, IrregularityReported, StubCounted
 
 __all__ = ["Remedies", "StubRemedy", "report_irregularity", "count_stub"]
@@ -68,10 +69,11 @@ def report_irregularity(
     """
     kind = event.kind
     section = state.ruleset.section
-    state = state._replace(notes=(*state.notes, f"{kind}: {event.note}".rstrip(": ")))
+    state = evolve(state, notes=(*state.notes, f"{kind}: {event.note}".rstrip(": ")))
     if kind is IrregularityKind.CARD_FACE_UP_IN_DECK:
         assert event.card is not None
-        state = state._replace(
+        state = evolve(
+            state,
             face_up_found=(*state.face_up_found, event.card),
             used_cards=state.used_cards | 1 << event.card.index,
         )
@@ -82,10 +84,10 @@ def report_irregularity(
     if voiding is not None:
         return void(state, section(voiding[0]), voiding[1])
     if kind is IrregularityKind.SHUFFLER_MALFUNCTION:
-        return state._replace(reshuffle_required=True)
+        return evolve(state, reshuffle_required=True)
     if kind in remedies.referred:
         note = remedies.referred_note.format(kind=kind)
-        return state._replace(notes=(*state.notes, note))
+        return evolve(state, notes=(*state.notes, note))
     return state
 
 
@@ -96,12 +98,12 @@ def count_stub(
 
     A wrong count without a misdeal also requires the deck to be removed.
     """
-    state = state._replace(stub_counted=True)
+    state = evolve(state, stub_counted=True)
     expected = state.ruleset.cards_in_deck - state.cards_dealt - len(state.face_up_found)
     if event.misdeal_found:
         return void(state, section, remedy.misdeal)
     if event.stub_count != expected:
         reason = remedy.mismatch.format(counted=event.stub_count, expected=expected)
         state = void(state, section, reason)
-        return state._replace(deck_removal_required=True)
+        return evolve(state, deck_removal_required=True)
     return state

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from tables.rules.cards import Card
-from tables.rules.engine import Automation, Refusal, RuleViolation, Settlement
+from tables.rules.engine import Automation, Refusal, RuleViolation, Settlement, evolve
 from tables.rules.events import (
     DealerCollected,
     DealerPaid,
@@ -178,7 +178,7 @@ def with_seat(state: Any, seat: Any, **changes: object) -> Any:
     """``state`` with ``seat`` replaced (the seat mapping is copied, never changed)."""
     seats = dict(state.seats)
     seats[seat.seat] = seat
-    return state._replace(seats=seats, **changes)
+    return evolve(state, seats=seats, **changes)
 
 
 def void(state: Any, voided: Any, section: str, reason: str) -> Any:
@@ -188,7 +188,8 @@ def void(state: Any, voided: Any, section: str, reason: str) -> Any:
     """
     if state.phase is voided:
         return state
-    return state._replace(
+    return evolve(
+        state,
         phase=voided,
         pending=(),
         void_section=section,
@@ -199,7 +200,7 @@ def void(state: Any, voided: Any, section: str, reason: str) -> Any:
 
 def record_dealer_action(state: Any, event: Event) -> Any:
     """Keep a payment, collection or return; replay compares them with the settlement."""
-    return state._replace(dealer_actions=(*state.dealer_actions, event))
+    return evolve(state, dealer_actions=(*state.dealer_actions, event))
 
 
 # ------------------------------------------------------------ seat order

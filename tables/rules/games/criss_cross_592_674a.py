@@ -30,6 +30,7 @@ from tables.rules.engine import (
     RuleViolation,
     Settlement,
     apply_payout_limit,
+    evolve,
     register_game,
 )
 from tables.rules.events import (
@@ -534,14 +535,14 @@ def _place_wager(state: CrissCrossState, event: WagerPlaced) -> CrissCrossState:
     seat = state.seats[event.seat]
     wagers = dict(seat.wagers)
     wagers[event.wager] = event.amount_cents
-    seat = seat._replace(wagers=wagers)
+    seat = evolve(seat, wagers=wagers)
     if state.phase is Phase.WAGERING:
         return with_seat(state, seat)
     return _after_decision(state, seat)
 
 
 def _fold(state: CrissCrossState, event: PlayerFolded) -> CrissCrossState:
-    return _after_decision(state, state.seats[event.seat]._replace(folded_at=state.phase))
+    return _after_decision(state, evolve(state.seats[event.seat], folded_at=state.phase))
 
 
 def _after_decision(state: CrissCrossState, seat: SeatState) -> CrissCrossState:
@@ -555,12 +556,13 @@ def _after_decision(state: CrissCrossState, seat: SeatState) -> CrissCrossState:
 
 def _no_more_bets(state: CrissCrossState, event: NoMoreBets) -> CrissCrossState:
     seats = {
-        number: seat._replace(
+        number: evolve(
+            seat,
             participating=Wager.ANTE_ACROSS in seat.wagers and Wager.ANTE_DOWN in seat.wagers,
         )
         for number, seat in state.seats.items()
     }
-    return state._replace(seats=seats, phase=Phase.DEALING)
+    return evolve(state, seats=seats, phase=Phase.DEALING)
 
 
 def _deal(state: CrissCrossState, event: CardDealt) -> CrissCrossState:
@@ -569,7 +571,8 @@ def _deal(state: CrissCrossState, event: CardDealt) -> CrissCrossState:
         assert event.position is not None
         index = INDEX[event.position]
         community = state.community[:index] + (event.card,) + state.community[index + 1 :]
-        state = state._replace(
+        state = evolve(
+            state,
             community=community,
             used_cards=state.used_cards | bit,
             cards_dealt=state.cards_dealt + 1,
@@ -579,7 +582,7 @@ def _deal(state: CrissCrossState, event: CardDealt) -> CrissCrossState:
         hole = (event.card, seat.hole[1]) if event.hole == 1 else (seat.hole[0], event.card)
         state = with_seat(
             state,
-            seat._replace(hole=hole),
+            evolve(seat, hole=hole),
             used_cards=state.used_cards | bit,
             cards_dealt=state.cards_dealt + 1,
         )
@@ -595,7 +598,7 @@ def _end_dealing(state: CrissCrossState) -> CrissCrossState:
 
 def _begin_decision(state: CrissCrossState, phase: Phase) -> CrissCrossState:
     pending = tuple(number for number, seat in sorted(state.seats.items()) if seat.active)
-    state = state._replace(phase=phase, pending=pending)
+    state = evolve(state, phase=phase, pending=pending)
     if pending:
         return state
     return _end_decision(state)
@@ -606,19 +609,19 @@ def _end_decision(state: CrissCrossState) -> CrissCrossState:
 
 
 def _begin_reveal(state: CrissCrossState, phase: Phase) -> CrissCrossState:
-    state = state._replace(phase=phase, pending=())
+    state = evolve(state, phase=phase, pending=())
     if Automation.REVEAL_COMMUNITY_CARDS in state.automations:
         exposed = list(state.community_exposed)
         for position in _REVEALS[phase][0]:
             exposed[INDEX[position]] = True
-        return _end_reveal(state._replace(community_exposed=tuple(exposed)))
+        return _end_reveal(evolve(state, community_exposed=tuple(exposed)))
     return state
 
 
 def _end_reveal(state: CrissCrossState) -> CrissCrossState:
     following = _REVEALS[state.phase][2]
     if following is Phase.SETTLEMENT:
-        return state._replace(phase=Phase.SETTLEMENT)
+        return evolve(state, phase=Phase.SETTLEMENT)
     return _begin_decision(state, following)
 
 
@@ -628,13 +631,13 @@ def _expose(state: CrissCrossState, event: CardExposed) -> CrissCrossState:
         index = INDEX[event.position]
         exposed = state.community_exposed
         exposed = exposed[:index] + (True,) + exposed[index + 1 :]
-        state = state._replace(community_exposed=exposed)
+        state = evolve(state, community_exposed=exposed)
         if all(exposed[INDEX[position]] for position in _REVEALS[state.phase][0]):
             return _end_reveal(state)
         return state
     seat = state.seats[event.seat or 0]
     flags = (True, seat.exposed[1]) if event.hole == 1 else (seat.exposed[0], True)
-    return with_seat(state, seat._replace(exposed=flags))
+    return with_seat(state, evolve(seat, exposed=flags))
 
 
 def _void(state: CrissCrossState, section: str, reason: str) -> CrissCrossState:
@@ -649,7 +652,7 @@ def _count_stub(state: CrissCrossState, event: StubCounted) -> CrissCrossState:
 def _irregularity(state: CrissCrossState, event: IrregularityReported) -> CrissCrossState:
     state = report_irregularity(state, event, remedies=_REMEDIES, void=_void)
     if event.kind is IrregularityKind.PLAYER_LEFT_TABLE:
-        seat = state.seats[event.seat or 0]._replace(abandoned=True)
+        seat = evolve(state.seats[event.seat or 0], abandoned=True)
         state = with_seat(state, seat, pending=tuple(s for s in state.pending if s != seat.seat))
         if state.phase in _DECISIONS and not state.pending:
             return _end_decision(state)
@@ -748,7 +751,7 @@ _MACHINE = GameMachine(
         DealerPaid: (_verify_dealer_action, record_dealer_action),
         DealerCollected: (_verify_dealer_action, record_dealer_action),
         WagerReturned: (_verify_dealer_action, record_dealer_action),
-        RoundClosed: (_verify_close, lambda state, event: state._replace(phase=Phase.CLOSED)),
+        RoundClosed: (_verify_close, lambda state, event: evolve(state, phase=Phase.CLOSED)),
     },
     closed=Phase.CLOSED,
     voided=Phase.VOIDED,

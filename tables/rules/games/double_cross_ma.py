@@ -30,6 +30,7 @@ from tables.rules.engine import (
     Settlement,
     SettlementLine,
     apply_payout_limit,
+    evolve,
     lookup,
     plain_line,
     register_game,
@@ -417,12 +418,12 @@ def can_apply(state: DoubleCrossState, event: Event) -> bool:
 
 def _place_wager(state: DoubleCrossState, event: WagerPlaced) -> DoubleCrossState:
     seat = state.seats[event.seat]
-    return with_seat(state, seat._replace(wagers={**seat.wagers, event.wager: event.amount_cents}))
+    return with_seat(state, evolve(seat, wagers={**seat.wagers, event.wager: event.amount_cents}))
 
 
 def _no_more_bets(state: DoubleCrossState, event: NoMoreBets) -> DoubleCrossState:
-    seats = {n: s._replace(participating=Wager.ANTE in s.wagers) for n, s in state.seats.items()}
-    return state._replace(seats=seats, phase=Phase.DEALING)
+    seats = {n: evolve(s, participating=Wager.ANTE in s.wagers) for n, s in state.seats.items()}
+    return evolve(state, seats=seats, phase=Phase.DEALING)
 
 
 def _deal(state: DoubleCrossState, event: CardDealt) -> DoubleCrossState:
@@ -433,15 +434,15 @@ def _deal(state: DoubleCrossState, event: CardDealt) -> DoubleCrossState:
     if event.recipient is Recipient.PLAYER:
         seat = state.seats[event.seat or 0]
         hole = (event.card, seat.hole[1]) if event.hole == 1 else (seat.hole[0], event.card)
-        state = with_seat(state, seat._replace(hole=hole), **changes)
+        state = with_seat(state, evolve(seat, hole=hole), **changes)
     elif event.recipient is Recipient.DEALER:
         dealer = (event.card, state.dealer[1]) if event.hole == 1 else (state.dealer[0], event.card)
-        state = state._replace(dealer=dealer, **changes)
+        state = evolve(state, dealer=dealer, **changes)
     else:
         assert event.position is not None
         index = _INDEX[event.position]
         community = state.community[:index] + (event.card,) + state.community[index + 1 :]
-        state = state._replace(community=community, **changes)
+        state = evolve(state, community=community, **changes)
     players = sum(1 for seat in state.seats.values() if seat.participating)
     if state.cards_dealt == 7 + 2 * players:
         return _begin_reveal(state, Phase.FIRST_REVEAL)
@@ -449,13 +450,13 @@ def _deal(state: DoubleCrossState, event: CardDealt) -> DoubleCrossState:
 
 
 def _begin_reveal(state: DoubleCrossState, phase: Phase) -> DoubleCrossState:
-    state = state._replace(phase=phase, pending=())
+    state = evolve(state, phase=phase, pending=())
     positions = _REVEALS[phase][0]
     if Automation.REVEAL_COMMUNITY_CARDS in state.automations:
         exposed = list(state.community_exposed)
         for position in positions:
             exposed[_INDEX[position]] = True
-        state = state._replace(community_exposed=tuple(exposed))
+        state = evolve(state, community_exposed=tuple(exposed))
     if all(state.community_exposed[_INDEX[position]] for position in positions):
         return _end_reveal(state)
     return state
@@ -473,20 +474,20 @@ def _begin_three_card(state: DoubleCrossState) -> DoubleCrossState:
         for n, s in sorted(state.seats.items())
         if s.participating and Wager.THREE_CARD in s.wagers
     )
-    state = state._replace(phase=Phase.THREE_CARD, pending=pending)
+    state = evolve(state, phase=Phase.THREE_CARD, pending=pending)
     return state if pending else _begin_play_decision(state)
 
 
 def _begin_play_decision(state: DoubleCrossState) -> DoubleCrossState:
     pending = tuple(n for n, s in sorted(state.seats.items()) if s.active)
-    state = state._replace(phase=Phase.PLAY_DECISION, pending=pending)
+    state = evolve(state, phase=Phase.PLAY_DECISION, pending=pending)
     return state if pending else _begin_reveal(state, Phase.FINAL_REVEAL)
 
 
 def _begin_dealer_reveal(state: DoubleCrossState) -> DoubleCrossState:
-    state = state._replace(phase=Phase.DEALER_REVEAL)
+    state = evolve(state, phase=Phase.DEALER_REVEAL)
     if Automation.REVEAL_DEALER_CARDS in state.automations or all(state.dealer_exposed):
-        return state._replace(dealer_exposed=(True, True), phase=Phase.SETTLEMENT)
+        return evolve(state, dealer_exposed=(True, True), phase=Phase.SETTLEMENT)
     return state
 
 
@@ -495,7 +496,7 @@ def _expose(state: DoubleCrossState, event: CardExposed) -> DoubleCrossState:
         assert event.position is not None
         index = _INDEX[event.position]
         exposed = state.community_exposed[:index] + (True,) + state.community_exposed[index + 1 :]
-        state = state._replace(community_exposed=exposed)
+        state = evolve(state, community_exposed=exposed)
         if all(exposed[_INDEX[position]] for position in _REVEALS[state.phase][0]):
             return _end_reveal(state)
         return state
@@ -503,15 +504,15 @@ def _expose(state: DoubleCrossState, event: CardExposed) -> DoubleCrossState:
         flags = (
             (True, state.dealer_exposed[1]) if event.hole == 1 else (state.dealer_exposed[0], True)
         )
-        state = state._replace(dealer_exposed=flags)
-        return state._replace(phase=Phase.SETTLEMENT) if all(flags) else state
+        state = evolve(state, dealer_exposed=flags)
+        return evolve(state, phase=Phase.SETTLEMENT) if all(flags) else state
     seat = state.seats[event.seat or 0]
     flags = (True, seat.exposed[1]) if event.hole == 1 else (seat.exposed[0], True)
-    return with_seat(state, seat._replace(exposed=flags))
+    return with_seat(state, evolve(seat, exposed=flags))
 
 
 def _elect(state: DoubleCrossState, event: ThreeCardElection) -> DoubleCrossState:
-    seat = state.seats[event.seat]._replace(exposed_for_three_card=event.expose)
+    seat = evolve(state.seats[event.seat], exposed_for_three_card=event.expose)
     pending = tuple(number for number in state.pending if number != event.seat)
     state = with_seat(state, seat, pending=pending)
     return state if pending else _begin_play_decision(state)
@@ -520,9 +521,10 @@ def _elect(state: DoubleCrossState, event: ThreeCardElection) -> DoubleCrossStat
 def _decide(state: DoubleCrossState, event: PlayerFolded | PlayDeclared) -> DoubleCrossState:
     seat = state.seats[event.seat]
     if isinstance(event, PlayerFolded):
-        seat = seat._replace(folded=True)
+        seat = evolve(seat, folded=True)
     else:
-        seat = seat._replace(
+        seat = evolve(
+            seat,
             wagers={
                 **seat.wagers,
                 Wager.RAISE_1: event.raise_1_cents,
@@ -795,7 +797,7 @@ _MACHINE = GameMachine(
         DealerPaid: (_verify_dealer_action, record_dealer_action),
         DealerCollected: (_verify_dealer_action, record_dealer_action),
         WagerReturned: (_verify_dealer_action, record_dealer_action),
-        RoundClosed: (_verify_close, lambda state, event: state._replace(phase=Phase.CLOSED)),
+        RoundClosed: (_verify_close, lambda state, event: evolve(state, phase=Phase.CLOSED)),
     },
     closed=Phase.CLOSED,
     voided=Phase.VOIDED,
