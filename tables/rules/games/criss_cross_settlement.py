@@ -41,6 +41,8 @@ POSITIONS: tuple[Position, ...] = (
 INDEX = {position: index for index, position in enumerate(POSITIONS)}
 ACROSS_LINE = (Position.ROW_1, Position.CENTER, Position.ROW_3)
 DOWN_LINE = (Position.TOP, Position.CENTER, Position.BOTTOM)
+_ACROSS_INDEXES = tuple(INDEX[position] for position in ACROSS_LINE)
+_DOWN_INDEXES = tuple(INDEX[position] for position in DOWN_LINE)
 # § .11(h)(1)-(5): the order of a seat's wagers at settlement.
 SETTLEMENT_ORDER = (
     Wager.ANTE_ACROSS,
@@ -71,10 +73,6 @@ def _describe(cards: object, hand: FiveCardHand) -> str:
     return describe_cards(cards, hand.category.name)  # type: ignore[arg-type]
 
 
-def _pair_rank(hand: FiveCardHand) -> int | None:
-    return int(hand.pair_rank) if hand.category == FiveCardCategory.PAIR else None
-
-
 def _table_line(
     state: Any,
     seat: Any,
@@ -87,11 +85,12 @@ def _table_line(
     table: tuple[PayLine, ...],
 ) -> SettlementLine:
     choice = state.pair_of_tens or PairOfTensMiddleBets.PUSH
+    category = hand.category
     return pay_table_line(
         seat,
         wager,
-        category=hand.category,
-        pair_rank=_pair_rank(hand),
+        category=category,
+        pair_rank=int(hand.pair_rank) if category == FiveCardCategory.PAIR else None,
         described=described,
         table=table,
         rounding=state.rounding,
@@ -99,8 +98,13 @@ def _table_line(
         lose_section=lose_section,
         win_section=win_section,
         conflict_push=choice is PairOfTensMiddleBets.PUSH,
-        conflict_option=f"pair_of_tens_middle_bets={choice}",
+        conflict_option=_CONFLICT_OPTIONS[choice],
     )
+
+
+_CONFLICT_OPTIONS = {
+    choice: f"pair_of_tens_middle_bets={choice}" for choice in PairOfTensMiddleBets
+}
 
 
 def _simple(
@@ -216,12 +220,13 @@ def seat_lines(
     if not complete:
         return lines
     if seat.folded_at is None:
-        across = _hand(state, seat, ACROSS_LINE)
-        down = _hand(state, seat, DOWN_LINE)
-        across_text = _describe(
-            (*seat.hole, *(state.community[INDEX[p]] for p in ACROSS_LINE)), across
-        )
-        down_text = _describe((*seat.hole, *(state.community[INDEX[p]] for p in DOWN_LINE)), down)
+        community = state.community
+        across_cards = [*seat.hole, *[community[index] for index in _ACROSS_INDEXES]]
+        down_cards = [*seat.hole, *[community[index] for index in _DOWN_INDEXES]]
+        across = evaluate_five(across_cards)  # type: ignore[arg-type]
+        down = evaluate_five(down_cards)  # type: ignore[arg-type]
+        across_text = _describe(across_cards, across)
+        down_text = _describe(down_cards, down)
         hands = {ACROSS_LINE: across_text, DOWN_LINE: down_text}
         for wager, line, table_no, lose_no, win_no, table in _HAND_WAGERS:
             if wager in seat.wagers:

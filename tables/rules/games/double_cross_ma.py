@@ -275,11 +275,17 @@ def _verify_deal(state: DoubleCrossState, event: CardDealt) -> Refusal | None:
         hole = event.hole or 1
         if seat.hole[hole - 1] is not None:
             return Refusal(S + "12(c)", f"hole {hole} already dealt; report the count", "hole")
-        earlier = [other.seat for other in players if other.seat < seat.seat and None in other.hole]
+        earlier = [
+            other.seat
+            for other in players
+            if other.seat < seat.seat and (other.hole[0] is None or other.hole[1] is None)
+        ]
         if earlier or (hole == 2 and seat.hole[0] is None):
             return Refusal(S + deal, "two consecutive cards to each player, clockwise", "seat")
         return None
-    if any(None in seat.hole for seat in players):
+    # ``x[0] is None or x[1] is None`` rather than ``None in x``: a card compared
+    # with None goes through the dataclass __eq__, on every card dealt.
+    if any(seat.hole[0] is None or seat.hole[1] is None for seat in players):
         return Refusal(S + deal, "players are dealt before the dealer and the cross", "recipient")
     if event.recipient is Recipient.DEALER:
         hole = event.hole or 1
@@ -287,7 +293,7 @@ def _verify_deal(state: DoubleCrossState, event: CardDealt) -> Refusal | None:
             return Refusal(S + deal, "the dealer receives two consecutive cards", "hole")
         return None
     assert event.position is not None
-    if None in state.dealer:
+    if state.dealer[0] is None or state.dealer[1] is None:
         return Refusal(S + deal, "the dealer's two cards come before the cross", "recipient")
     dealt = sum(card is not None for card in state.community)
     if COMMUNITY_DEAL_ORDER[dealt] is not event.position:
