@@ -41,7 +41,7 @@ ROLLOUT_SAMPLES = 64
 
 
 def _number(value: Fraction, places: int = 6) -> dict[str, str]:
-    return {"fraction": parsheet.fraction_text(value), "decimal": str(_decimal(value, places))}
+    return {"fraction": parsheet.fraction_text(value), "decimal": f"{_decimal(value, places):f}"}
 
 
 def _decimal(value: Fraction, places: int = 6) -> Decimal:
