@@ -503,3 +503,23 @@ def test_674a_11_h_exact_whole_game_figures(key):
     pays = parsheet.CrissCrossPays.of(ruleset, key[1])
     game = parsheet_exact.solve_game(pays.ante, pays.bet)
     assert (game.house_edge, game.element_of_risk) == EXACT_GAME[key]
+    assert sum(game.across_frequency) == 1
+    assert sum(game.down_frequency) == 1 - game.across_frequency[0]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not os.environ.get("PARSHEET_EXACT_FULL"),
+    reason="a simulation precise enough takes minutes; set PARSHEET_EXACT_FULL=1 to run it",
+)
+def test_674a_11_h_exact_edge_lies_in_the_simulated_confidence_interval():
+    # The simulated strategy (CrissCrossOptimal) is exact only at the Middle Bet,
+    # so its expected edge is at least the exact optimum; the interval must
+    # contain the exact figure or lie above it.
+    edge, risk = EXACT_GAME[PA_674A_2019.id, None]
+    pays = parsheet.CrissCrossPays.of(PA_674A_2019)
+    strategy = parsheet.CrissCrossOptimal(pays)
+    result = parsheet.simulate_criss_cross_game(random.Random(1), strategy, 10_000)
+    assert edge <= result.house_edge + result.house_edge_half_width
+    assert result.house_edge - result.house_edge_half_width <= edge
+    assert risk <= result.element_of_risk + result.element_of_risk_half_width
