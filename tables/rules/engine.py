@@ -422,17 +422,18 @@ def evolve(value: _T, /, **changes: Any) -> _T:
     Point(x=1, y=5)
     """
     cls = type(value)
-    positions = _FIELD_POSITIONS.get(cls)
-    if positions is None:
+    try:
+        positions = _FIELD_POSITIONS[cls]
+    except KeyError:
         fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
         positions = {name: position for position, name in enumerate(fields)}
         _FIELD_POSITIONS[cls] = positions
     items = list(value)  # type: ignore[call-overload]
-    for name, item in changes.items():
-        position = positions.get(name)
-        if position is None:
-            return value._replace(**changes)  # type: ignore[attr-defined,no-any-return]
-        items[position] = item
+    try:
+        for name, item in changes.items():
+            items[positions[name]] = item
+    except KeyError:
+        return value._replace(**changes)  # type: ignore[attr-defined,no-any-return]
     return tuple.__new__(cls, items)  # type: ignore[type-var,no-any-return]
 
 
