@@ -92,16 +92,6 @@ def _nonflush_strength(ranks: tuple[int, ...]) -> int:
     return value
 
 
-@dataclass(frozen=True, slots=True)
-class Counts:
-    """Exact weighted counts of the decisions taken (probabilities once divided)."""
-
-    across: tuple[int, int, int]
-    """Fold, 1x, 3x at the Across Bet, over ``ACROSS_DEN`` per hole combination."""
-    down: tuple[int, int, int]
-    middle: tuple[int, int, int]
-
-
 class HoleSolver:
     """Backward induction for one two-card hand (a representative of its class).
 
