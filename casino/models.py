@@ -99,6 +99,17 @@ class Casino(models.Model):
         return start, end
 
 
+def current_gaming_day(now: datetime.datetime) -> datetime.date:
+    """The gaming day ``now`` belongs to at this casino; with no casino
+    configured yet (a bare database), the settings' time zone and the default
+    06:00 boundary."""
+    try:
+        casino = Casino.current()
+    except Casino.DoesNotExist:
+        casino = Casino(time_zone=settings.TIME_ZONE)
+    return casino.gaming_day(now)
+
+
 class Employee(models.Model):
     """A person on the floor, linked to the login that carries their roles
     (Django groups named after ``casino.roles.Role``)."""

@@ -124,10 +124,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
+# No broker configured: the embedded default runs every task in-process
+# (eagerly); the in-memory transport keeps Celery from looking for a server.
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or "memory://localhost/"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or None
-# No broker configured: the embedded default runs every task in-process.
-CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_ALWAYS_EAGER = not env_str("CELERY_BROKER_URL")
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True

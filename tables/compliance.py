@@ -53,10 +53,10 @@ from audit.registry import (
     register_event_type,
     register_stream_kind,
 )
+from casino.models import current_gaming_day
 from casino.roles import Role
 from tables.models import (
     ComplianceFinding,
-    DealingMethod,
     Deck,
     DeckStatus,
     Round,
@@ -211,28 +211,6 @@ def stamp(moment: datetime.datetime) -> str:
     return moment.astimezone(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
-def change_interval(table: Table) -> datetime.timedelta:
-    """§ 592.3(c): four hours dealt by hand, eight from a manual or automated shoe
-    (the hours are data on the rule set)."""
-    ruleset = table.ruleset
-    if table.dealing_method == DealingMethod.HAND:
-        hours = ruleset.deck_change_hours_hand_dealt
-    else:
-        hours = ruleset.deck_change_hours_shoe
-    return datetime.timedelta(hours=hours)
-
-
-def _casino():
-    from casino.models import Casino
-
-    try:
-        return Casino.current()
-    except Casino.DoesNotExist:
-        # No property configured (a bare test database): the settings' zone,
-        # the model's default day boundary.
-        return Casino(time_zone=settings.TIME_ZONE)
-
-
 def check_decks(now: datetime.datetime) -> list[Raised]:
     """Raise every deck finding due at ``now`` that is not raised yet.
 
@@ -255,8 +233,7 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
     run_projection(DECKS)
     run_projection(ROUNDS)
     lead = datetime.timedelta(minutes=settings.DECK_CHANGE_LEAD_MINUTES)
-    casino = _casino()
-    gaming_day = casino.gaming_day(now).isoformat()
+    gaming_day = current_gaming_day(now).isoformat()
     tables = {t.table_id: t for t in Table.objects.filter(status=TableStatus.ACTIVE)}
     decks = Deck.objects.filter(
         status=DeckStatus.IN_USE, table_id__in=list(tables), in_use_since__lte=now
@@ -265,11 +242,12 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
     for deck in decks:
         table = tables[deck.table_id]
         ruleset = table.ruleset
-        if not hasattr(ruleset, "deck_change_hours_shoe"):
+        interval = table.deck_change_interval()
+        if interval is None:
             # Only the Criss-Cross rule sets state the interval and the
             # sections cited here (§ 592/674a.3(c), .8(f)).
             continue
-        due_at = deck.in_use_since + change_interval(table)
+        due_at = deck.in_use_since + interval
         base = {"table_id": table.table_id, "deck_id": deck.deck_id, "gaming_day": gaming_day}
         since = stamp(deck.in_use_since)
         if now > due_at:
@@ -313,7 +291,7 @@ def _raise(
                expected_version=0, actor=actor)  # fmt: skip
     except errors.StaleVersion:
         return False  # another run raised it between our look and our append
-    logger.warning("compliance finding %s", stream_id)
+    logger.info("compliance finding %s", stream_id)
     return True
 
 

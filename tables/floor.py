@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-from casino.models import Casino
+from casino.models import current_gaming_day
 from tables.models import (
     ComplianceFinding,
     Deck,
@@ -28,13 +28,6 @@ from tables.models import (
     TableDay,
     TableStatus,
 )
-
-
-def current_gaming_day(now: datetime.datetime) -> datetime.date:
-    try:
-        return Casino.current().gaming_day(now)
-    except Casino.DoesNotExist:
-        return timezone.localdate(now)
 
 
 def board_state(now: datetime.datetime) -> dict[str, Any]:

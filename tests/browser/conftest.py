@@ -19,29 +19,28 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-sync"]  # fmt: skip
 
 
-@pytest.fixture(scope="session")
-def chromium():
+@pytest.fixture
+def page(request):
+    """A Chromium page, started for this test alone.
+
+    Playwright's sync API keeps an event loop running in this thread while it
+    is started, and Django then hands out connections keyed to that context,
+    which lack the serialized test data a transactional test restores. So it
+    starts after the test database is ready and stops before it is flushed.
+    """
     if not os.path.exists(CHROMIUM):
         pytest.fail("Chromium is missing: run scripts/ensure-chromium.sh (make test does)")
-    # Playwright's sync API runs an event loop in this thread; the live server and
-    # the test's own ORM calls are ordinary synchronous Django.
+    # The live server and the test's own ORM calls are ordinary synchronous Django.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
+        page = browser.new_page(viewport={"width": 1300, "height": 900})
+        yield page
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
         browser.close()
-
-
-@pytest.fixture
-def page(chromium, request):
-    context = chromium.new_context(viewport={"width": 1300, "height": 900})
-    page = context.new_page()
-    yield page
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
-    context.close()
 
 
 @pytest.fixture

@@ -134,48 +134,70 @@ class Command(BaseCommand):
         self.stdout.write(f"Configured {Table.objects.count()} tables.")
 
     def _play(self) -> None:
-        """A simulated gaming day on each side of the 674a effective date
-        (2016-08-27) and a recent day with Double Cross, then a replay."""
+        """Simulated gaming days on each side of the 674a effective date
+        (2016-08-26 under 592, 2016-08-27 under 674a) and today, with Double
+        Cross; today the tables are opened, decks put in use (one overdue,
+        one due), fills requested and approved, and the deck job runs."""
         import datetime
 
+        from django.utils import timezone
+
+        from casino.models import current_gaming_day
         from tables.models import Round
         from tables.simulation import TablePlan, simulate_gaming_day
 
         if Round.objects.exists():
             self.stdout.write("Demo play already recorded; skipping the simulation.")
-        else:
-            days = [
-                (
-                    datetime.date(2016, 8, 26),
-                    [TablePlan("CC-01", "PA-592-2014"), TablePlan("CC-02", "PA-592-2014")],
-                ),
-                (
-                    datetime.date(2016, 8, 27),
-                    [TablePlan("CC-01", "PA-674a-2016"), TablePlan("CC-02", "PA-674a-2016")],
-                ),
-                (
-                    datetime.date(2024, 5, 1),
-                    [
-                        TablePlan("CC-01", "PA-674a-2019"),
-                        TablePlan("CC-02", "PA-674a-2019"),
-                        TablePlan("DX-01", "MA-DCP-UNDATED"),
-                        TablePlan("DX-02", "MA-DCP-UNDATED"),
-                    ],
-                ),
-            ]
-            for seed, (day, plans) in enumerate(days, start=1):
-                summary = simulate_gaming_day(
-                    plans,
-                    day,
-                    rounds_per_table=60,
-                    seed=seed,
-                    dealer_error_percent=5,
-                    irregularity_percent=2,
-                    rounds_per_commit=20,
-                )
-                self.stdout.write(
-                    f"Simulated {day}: {summary.rounds} rounds, "
-                    f"{summary.events} events, {len(summary.injected)} dealer "
-                    "errors injected."
-                )
+            return
+        now = timezone.now()
+        today = current_gaming_day(now)
+        self._open_today(today, now)
+        cross = ["CC-01", "CC-02"]
+        days = [
+            (datetime.date(2016, 8, 26), [TablePlan(t, "PA-592-2014") for t in cross]),
+            (datetime.date(2016, 8, 27), [TablePlan(t, "PA-674a-2016") for t in cross]),
+            (today, [*(TablePlan(t, "PA-674a-2019") for t in cross),
+                     TablePlan("DX-01", "MA-DCP-UNDATED"), TablePlan("DX-02", "MA-DCP-UNDATED")]),
+        ]  # fmt: skip
+        for seed, (day, plans) in enumerate(days, start=4):
+            summary = simulate_gaming_day(plans, day, rounds_per_table=60, seed=seed,
+                                          dealer_error_percent=5, irregularity_percent=2,
+                                          rounds_per_commit=20)  # fmt: skip
+            self.stdout.write(
+                f"Simulated {day}: {summary.rounds} rounds, {summary.events} events, "
+                f"{len(summary.injected)} dealer errors injected."
+            )
+        call_command("check_decks", stdout=self.stdout)
         call_command("replay", "--no-progress", stdout=self.stdout)
+
+    def _open_today(self, today, now) -> None:
+        """Today's openers, decks and fills, appended as the floor would."""
+        import datetime
+
+        from audit.ledger import Actor, NewEvent, append
+        from audit.projections import run_all
+
+        floor = Actor.system("demo", source="demo")
+        hours_in_use = {"CC-01": 4.5, "CC-02": 7.7, "DX-01": 2, "DX-02": 1}
+        for number, (table_id, hours) in enumerate(hours_in_use.items(), start=1):
+            dealer = "dealer" if number % 2 else "dealer2"
+            append(f"table:{table_id}:{today}",
+                   [NewEvent("table.opened", {"opener": {"2500": 200, "10000": 50, "500": 400},
+                                              "dealer": dealer, "floorperson": "floor"})],
+                   expected_version=0, actor=floor)  # fmt: skip
+            since = now - datetime.timedelta(hours=hours)
+            append(f"deck:{table_id}-{today:%Y%m%d}-RED", [
+                NewEvent("deck.received", {"table_id": table_id, "back_colour": "red",
+                                           "received_by": "floor"}, occurred_at=since),
+                NewEvent("deck.inspected", {"dealer": dealer}, occurred_at=since),
+                NewEvent("deck.verified", {"floorperson": "floor2"}, occurred_at=since),
+                NewEvent("deck.put_in_use", {}, occurred_at=since),
+            ], expected_version=0, actor=floor)  # fmt: skip
+            fill = {"table_id": table_id, "gaming_day": str(today),
+                    "amounts": {"2500": 40 * number}, "requested_by": "cage"}  # fmt: skip
+            events = [NewEvent("slip.fill_requested", fill)]
+            if number % 2:
+                events.append(NewEvent("slip.approved", {"approved_by": "floor"}))
+            append(f"slip:{today.year}-{number:06d}", events, expected_version=0, actor=floor)
+        run_all()
+        self.stdout.write(f"Opened {len(hours_in_use)} tables for {today} with decks and fills.")
