@@ -3,6 +3,7 @@ pure rules engine, used by the rounds projection and ``manage.py replay``."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -108,91 +109,126 @@ def round_row(verified: VerifiedRound) -> dict[str, Any]:
 # --- streaming the ledger's rounds -------------------------------------------
 
 
-def _opened_filter(gaming_day: Any, table_id: str | None) -> tuple[str, list[Any]]:
-    """SQL restricting to rounds whose round.opened matches the filters."""
+@dataclass(frozen=True)
+class RoundSelection:
+    """Which rounds to replay: by gaming day and table (from ``round.opened``),
+    and optionally a range of stream ids [``stream_from``, ``stream_to``) so a
+    day can be split among workers."""
+
+    gaming_day: Any = None
+    table_id: str | None = None
+    stream_from: str | None = None
+    stream_to: str | None = None
+
+    def where(self) -> tuple[str, list[Any]]:
+        """SQL over the ``round.opened`` rows aliased ``o``. The JSON keys are
+        written literally so PostgreSQL can use the index on the gaming day."""
+        from django.db import connection
+
+        def field(key: str) -> str:
+            if connection.vendor == "postgresql":
+                return f"o.payload ->> '{key}'"
+            return f"json_extract(o.payload, '$.{key}')"
+
+        conditions, params = ["o.event_type = 'round.opened'"], []
+        if self.gaming_day is not None:
+            conditions.append(f"{field('gaming_day')} = %s")
+            params.append(str(self.gaming_day))
+        if self.table_id is not None:
+            conditions.append(f"{field('table_id')} = %s")
+            params.append(self.table_id)
+        if self.stream_from is not None:
+            conditions.append("o.stream_id >= %s")
+            params.append(self.stream_from)
+        if self.stream_to is not None:
+            conditions.append("o.stream_id < %s")
+            params.append(self.stream_to)
+        return " AND ".join(conditions), params
+
+
+def count_rounds(selection: RoundSelection) -> int:
     from django.db import connection
 
-    conditions, params = [], []
-    if connection.vendor == "postgresql":
-        field = "o.payload ->> %s"
-    else:
-        field = "json_extract(o.payload, '$.' || %s)"
-    if gaming_day is not None:
-        conditions.append(f"{field} = %s")
-        params.extend(["gaming_day", str(gaming_day)])
-    if table_id is not None:
-        conditions.append(f"{field} = %s")
-        params.extend(["table_id", table_id])
-    return " AND ".join(conditions), params
-
-
-def count_rounds(*, gaming_day: Any = None, table_id: str | None = None) -> int:
-    from django.db import connection
-
-    where, params = _opened_filter(gaming_day, table_id)
+    where, params = selection.where()
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM ledger_event o WHERE o.event_type = 'round.opened'"
-            + (f" AND {where}" if where else ""),
-            params,
-        )
+        cursor.execute(f"SELECT count(*) FROM ledger_event o WHERE {where}", params)
         return cursor.fetchone()[0]
 
 
-def iter_round_events(
-    *, gaming_day: Any = None, table_id: str | None = None, page: int = 10000
-) -> Iterator[RecordedEvent]:
-    """Every event of the matching rounds, ordered by (stream_id, version),
-    fetched page by page so memory stays flat however long the day."""
+def split_rounds(selection: RoundSelection, parts: int) -> list[RoundSelection]:
+    """Cut the selection into ``parts`` ranges of stream ids of about equal
+    size, for workers that replay one range each."""
+    from django.db import connection
+
+    total = count_rounds(selection)
+    if parts <= 1 or total < parts:
+        return [selection]
+    where, params = selection.where()
+    bounds: list[str | None] = [selection.stream_from]
+    with connection.cursor() as cursor:
+        for part in range(1, parts):
+            cursor.execute(
+                f"SELECT o.stream_id FROM ledger_event o WHERE {where} "
+                "ORDER BY o.stream_id LIMIT 1 OFFSET %s",
+                [*params, part * total // parts],
+            )
+            bounds.append(cursor.fetchone()[0])
+    bounds.append(selection.stream_to)
+    return [dataclasses.replace(selection, stream_from=low, stream_to=high)
+            for low, high in zip(bounds, bounds[1:], strict=False)]  # fmt: skip
+
+
+def iter_round_events(selection: RoundSelection, *, rounds_per_page: int = 250
+                      ) -> Iterator[RecordedEvent]:  # fmt: skip
+    """Every event of the selected rounds, ordered by (stream_id, version).
+
+    Pages by whole rounds: each query takes the next ``rounds_per_page``
+    ``round.opened`` rows after the last round read (an index range scan) and
+    all their events, so a page costs its own rows however long the day, and
+    memory stays flat.
+    """
     from audit.storage import read_columns, select_events
 
-    where, params = _opened_filter(gaming_day, table_id)
-    columns = read_columns("e")
-    base = (
-        f"SELECT {columns} FROM ledger_event e "
-        "JOIN ledger_event o ON o.stream_id = e.stream_id AND o.version = 1 "
-        "AND o.event_type = 'round.opened'"
-        + (f" AND {where}" if where else "")
-        + " WHERE e.stream_id LIKE 'round:%%'"
+    where, params = selection.where()
+    sql = (
+        f"SELECT {read_columns('e')} FROM ledger_event e WHERE e.stream_id IN ("
+        f" SELECT o.stream_id FROM ledger_event o WHERE {where} AND o.stream_id > %s"
+        " ORDER BY o.stream_id LIMIT %s"
+        ") ORDER BY e.stream_id, e.version"
     )
-    after: tuple[str, int] | None = None
+    after = ""
     while True:
-        if after is None:
-            rows = select_events(
-                base + " ORDER BY e.stream_id, e.version LIMIT %s", [*params, page]
-            )
-        else:
-            rows = select_events(
-                base + " AND (e.stream_id > %s OR (e.stream_id = %s AND e.version > %s))"
-                " ORDER BY e.stream_id, e.version LIMIT %s",
-                [*params, after[0], after[0], after[1], page],
-            )
+        rows = select_events(sql, [*params, after, rounds_per_page])
         yield from rows
-        if len(rows) < page:
+        if not rows or len({row.stream_id for row in rows}) < rounds_per_page:
             return
-        after = (rows[-1].stream_id, rows[-1].version)
+        after = rows[-1].stream_id
 
 
 @dataclass
 class ReplaySummary:
     rounds: int = 0
     events: int = 0
-    findings: dict[str, int] | None = None
-    refused: list[tuple[str, str]] | None = None
+    findings: dict[str, int] = dataclasses.field(default_factory=dict)
+    refused: list[tuple[str, str]] = dataclasses.field(default_factory=list)
     rounds_with_findings: int = 0
 
-    def __post_init__(self) -> None:
-        self.findings = self.findings or {}
-        self.refused = self.refused or []
+    def merge(self, other: ReplaySummary) -> ReplaySummary:
+        """Add another shard's summary to this one (for workers)."""
+        self.rounds += other.rounds
+        self.events += other.events
+        self.rounds_with_findings += other.rounds_with_findings
+        self.refused.extend(other.refused)
+        for kind, count in other.findings.items():
+            self.findings[kind] = self.findings.get(kind, 0) + count
+        return self
 
 
-def replay_rounds(
-    *, gaming_day: Any = None, table_id: str | None = None, on_round: Any = None
-) -> ReplaySummary:
+def replay_rounds(selection: RoundSelection, *, on_round: Any = None) -> ReplaySummary:
     """Replay every matching round from the ledger; ``on_round(verified)`` is
     called for each (progress bars, collecting findings)."""
     summary = ReplaySummary()
-    for stream_id, events in rounds_of(iter_round_events(gaming_day=gaming_day, table_id=table_id)):
+    for stream_id, events in rounds_of(iter_round_events(selection)):
         verified = verify_round(stream_id, events)
         summary.rounds += 1
         summary.events += len(events)

@@ -53,3 +53,26 @@ def test_it_filters_by_table_and_lists_findings_with_sections(day):
 def test_an_empty_selection_is_an_error(day):
     with pytest.raises(CommandError, match="no rounds match gaming day 2020-01-01"):
         _replay("--gaming-day", "2020-01-01")
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_workers_share_the_rounds_and_agree_with_one_process():
+    """Worker processes read committed rounds, hence a transactional test."""
+    from tables.verification import RoundSelection, count_rounds, split_rounds
+
+    simulate_gaming_day([TablePlan("CC-1", "PA-674a-2019"), TablePlan("DX-1", "MA-DCP-UNDATED")],
+                        DAY, rounds_per_table=15, seed=11, dealer_error_percent=40,
+                        irregularity_percent=0)  # fmt: skip
+    selection = RoundSelection(gaming_day=DAY)
+    shards = split_rounds(selection, 3)
+    assert len(shards) == 3
+    assert sum(count_rounds(shard) for shard in shards) == count_rounds(selection) == 30
+    single = _replay("--gaming-day", "2024-05-01")
+    assert single.splitlines()[1:] == _replay_with_workers().splitlines()[1:]
+
+
+def _replay_with_workers() -> str:
+    out = StringIO()
+    call_command("replay", "--no-progress", "--gaming-day", "2024-05-01", "--workers", "2",
+                 stdout=out)  # fmt: skip
+    return out.getvalue()

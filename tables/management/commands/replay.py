@@ -1,10 +1,24 @@
 import datetime
+import multiprocessing
 import time
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connections
 from tqdm import tqdm
 
-from tables.verification import count_rounds, replay_rounds
+from tables.verification import (
+    ReplaySummary,
+    RoundSelection,
+    count_rounds,
+    replay_rounds,
+    split_rounds,
+)
+
+
+def _replay_shard(selection: RoundSelection) -> ReplaySummary:
+    """One worker's share (a range of round streams); runs in a child process."""
+    connections.close_all()  # never share the parent's connection
+    return replay_rounds(selection)
 
 
 class Command(BaseCommand):
@@ -18,25 +32,44 @@ class Command(BaseCommand):
             "--gaming-day", type=datetime.date.fromisoformat, help="YYYY-MM-DD (default: every day)"
         )
         parser.add_argument("--table", help="table id (default: every table)")
+        parser.add_argument(
+            "--workers", type=int, default=1, help="processes sharing the rounds (one per core)"
+        )
         parser.add_argument("--list", action="store_true", help="list every finding")
         parser.add_argument("--no-progress", action="store_true")
 
-    def handle(self, *args, gaming_day=None, table=None, list=False, no_progress=False, **options):
-        total = count_rounds(gaming_day=gaming_day, table_id=table)
+    def handle(
+        self,
+        *args,
+        gaming_day=None,
+        table=None,
+        workers=1,
+        list=False,
+        no_progress=False,
+        **options,
+    ):
+        selection = RoundSelection(gaming_day=gaming_day, table_id=table)
+        total = count_rounds(selection)
         if total == 0:
             raise CommandError(
                 f"no rounds match gaming day {gaming_day or 'any'}, table {table or 'any'}"
             )
-        listed = []
+        if list and workers > 1:
+            raise CommandError("--list replays in one process; drop --workers")
         started = time.perf_counter()
         with tqdm(total=total, unit="round", desc="replaying", disable=no_progress or None) as bar:
+            if workers > 1:
+                summary = self._fan_out(selection, workers, bar)
+                listed = []
+            else:
+                listed = []
 
-            def on_round(verified):
-                bar.update(1)
-                if list and verified.result is not None:
-                    listed.extend((verified.stream_id, f) for f in verified.result.findings)
+                def on_round(verified):
+                    bar.update(1)
+                    if list and verified.result is not None:
+                        listed.extend((verified.stream_id, f) for f in verified.result.findings)
 
-            summary = replay_rounds(gaming_day=gaming_day, table_id=table, on_round=on_round)
+                summary = replay_rounds(selection, on_round=on_round)
         elapsed = time.perf_counter() - started
         for stream_id, finding in listed:
             self.stdout.write(
@@ -47,7 +80,7 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Replayed {summary.rounds:,} rounds, {summary.events:,} events "
             f"in {elapsed:.1f} s ({summary.events / max(elapsed, 1e-9):,.0f} "
-            "events/s)"
+            f"events/s, {summary.rounds / max(elapsed, 1e-9):,.0f} rounds/s)"
         )
         self.stdout.write(f"Rounds with findings: {summary.rounds_with_findings:,}")
         for kind, count in sorted(summary.findings.items()):
@@ -56,3 +89,15 @@ class Command(BaseCommand):
             self.stdout.write("  no findings: every recorded settlement matches the regulation")
         for stream_id, reason in summary.refused:
             self.stdout.write(self.style.ERROR(f"  {stream_id}: not replayable: {reason}"))
+
+    def _fan_out(self, selection, workers, bar) -> ReplaySummary:
+        # More shards than workers, so the bar moves and a slow shard doesn't idle the rest.
+        shards = split_rounds(selection, workers * 8)
+        connections.close_all()
+        summary = ReplaySummary()
+        context = multiprocessing.get_context("fork")
+        with context.Pool(workers) as pool:
+            for part in pool.imap_unordered(_replay_shard, shards):
+                summary.merge(part)
+                bar.update(part.rounds)
+        return summary
