@@ -3,19 +3,22 @@
 ``python -m bench.replay`` (or ``python -m bench --only replay``) creates the
 database ``pitboss_bench_replay`` on the server of ``DATABASE_URL`` (dropping a
 leftover one first), migrates it and fills two gaming days with
-``tables.simulation.simulate_gaming_day`` (3/4 Criss-Cross ``PA-674a-2019``,
-1/4 Double Cross ``MA-DCP-UNDATED``; dealer errors 2 %, irregularities 1 %;
-500 rounds per ``append_many`` commit): day A with 50 tables and day B with
-200 tables. Then, each in a fresh interpreter so peak memory is per run:
+``tables.simulation.simulate_gaming_day(..., rounds_per_commit=500,
+project=False)`` (3/4 Criss-Cross ``PA-674a-2019``, 1/4 Double Cross
+``MA-DCP-UNDATED``; dealer errors 2 %, irregularities 1 %): day A with 50
+tables and day B with 200 tables. Then, each in a fresh interpreter so peak
+memory is per run:
 
-1. ``replay_rounds(gaming_day=A)`` and ``(gaming_day=B)``: rounds, events,
-   seconds, rates, peak RSS, and the findings against the injected errors;
-2. where the time goes: the DB read alone (``iter_round_events``, decoding
-   included), and in memory (no DB) on a sample of day A: the reader's row
-   decode, the rule events' ``from_payload`` and ``tables.rules.replay.replay``;
-3. a 2-process fan-out of day B (the tables split across two workers, each
-   calling ``replay_rounds(gaming_day=B, table_id=…)`` per table: the only
-   split the existing API offers);
+1. ``replay_rounds(RoundSelection(gaming_day=A))`` and ``(…=B)`` in one
+   process: rounds, events, seconds, rates, peak RSS, CPU seconds, and the
+   findings against the injected errors;
+2. day B fanned out over ``--workers`` (2) processes the way a user does it:
+   ``manage.py replay --gaming-day B --workers 2 --no-progress``, its summary
+   line parsed;
+3. where the time goes: the DB read alone (``iter_round_events``, row decode
+   included, with the time of each page of rounds) on both days, and in memory
+   (no DB) on a sample of day A: row decode, ``from_payload``, the rules
+   replay and ``verify_round``;
 4. optionally (``--profile N``) a cProfile of ``replay_rounds`` on day A.
 
 ``--keep`` keeps the database; ``--reuse`` keeps and reuses an already
@@ -29,6 +32,7 @@ import contextlib
 import datetime
 import json
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -48,8 +52,7 @@ DAY_B = datetime.date(2026, 3, 3)
 CRISS_CROSS = "PA-674a-2019"
 DOUBLE_CROSS = "MA-DCP-UNDATED"
 RESULT_PREFIX = "BENCH-REPLAY-RESULT "
-PAGE = 10000  # iter_round_events' default page
-PAGED_ROUNDS = 250  # rounds per query of the bench's round-paged reader
+ROUNDS_PER_PAGE = 250  # iter_round_events' default page, in rounds
 
 # Targets of the issue (see bench/README.md).
 TARGET_EPS = 100_000
@@ -108,16 +111,12 @@ def _bookkeeping(cursor: Any) -> None:
 
 
 def load_day(day: Day, seed: int, *, quiet: bool = False) -> None:
-    """Simulate and append the day through the ledger (``append_many``).
-
-    ``simulate_gaming_day`` ends with ``audit.projections.run_all()``, which
-    would replay every round once more for the rounds read model: the bench
-    swaps it for a no-op while loading (the ledger rows are the same)."""
-    from unittest import mock
-
+    """Simulate and append the day through the ledger (``append_many``, 500
+    rounds per commit); ``project=False`` skips the read models (the ledger
+    rows are the same)."""
     from django.db import connection
 
-    import tables.simulation as simulation
+    from tables.simulation import simulate_gaming_day
 
     plans = table_plans(day.tables)
     total = day.tables * day.rounds_per_table
@@ -132,11 +131,10 @@ def load_day(day: Day, seed: int, *, quiet: bool = False) -> None:
             print(f"    {done[0]:>8,}/{total:,} rounds, {elapsed:6.1f} s, "
                   f"{done[0] / elapsed:,.0f} rounds/s", flush=True)
 
-    with mock.patch.object(simulation, "run_all", lambda: {}):
-        summary = simulation.simulate_gaming_day(
-            plans, day.gaming_day, rounds_per_table=day.rounds_per_table, seed=seed,
-            dealer_error_percent=2, irregularity_percent=1, rounds_per_commit=500,
-            progress=tick)
+    summary = simulate_gaming_day(
+        plans, day.gaming_day, rounds_per_table=day.rounds_per_table, seed=seed,
+        dealer_error_percent=2, irregularity_percent=1, rounds_per_commit=500, project=False,
+        progress=tick)
     day.load_seconds = time.perf_counter() - started
     day.rounds, day.events = summary.rounds, summary.events
     day.injected = dict(Counter(one.expected_finding.value for _, one in summary.injected))
@@ -152,8 +150,11 @@ def load_day(day: Day, seed: int, *, quiet: bool = False) -> None:
 
 
 def stored_day(day: Day) -> bool:
-    """Fill ``day`` from an earlier run's bookkeeping (``--reuse``), if it matches."""
+    """Fill ``day`` from an earlier run's bookkeeping (``--reuse``), if it
+    matches and the day's rounds are still in the ledger."""
     from django.db import connection
+
+    from tables.verification import RoundSelection, count_rounds
 
     with connection.cursor() as cursor:
         _bookkeeping(cursor)
@@ -164,6 +165,8 @@ def stored_day(day: Day) -> bool:
         return False
     body = json.loads(row[0])
     if body["tables"] != day.tables:
+        return False
+    if count_rounds(RoundSelection(gaming_day=day.gaming_day)) != body["rounds"]:
         return False
     day.rounds_per_table = body["rounds_per_table"]
     day.rounds, day.events, day.injected = body["rounds"], body["events"], body["injected"]
@@ -180,190 +183,99 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
-def worker_replay(day: datetime.date, tables: list[str] | None) -> dict[str, Any]:
-    from tables.verification import replay_rounds
+def worker_replay(day: datetime.date) -> dict[str, Any]:
+    from tables.verification import RoundSelection, replay_rounds
 
     started = time.perf_counter()
-    if tables is None:
-        summaries = [replay_rounds(gaming_day=day)]
-    else:
-        summaries = [replay_rounds(gaming_day=day, table_id=table) for table in tables]
-    seconds = time.perf_counter() - started
-    findings: Counter[str] = Counter()
-    for summary in summaries:
-        findings.update(summary.findings or {})
-    return {"rounds": sum(s.rounds for s in summaries), "events": sum(s.events for s in summaries),
-            "seconds": seconds, "findings": dict(findings),
-            "refused": sum(len(s.refused or ()) for s in summaries),
-            "rounds_with_findings": sum(s.rounds_with_findings for s in summaries)}
+    summary = replay_rounds(RoundSelection(gaming_day=day))
+    return {"rounds": summary.rounds, "events": summary.events,
+            "seconds": time.perf_counter() - started, "findings": summary.findings,
+            "refused": len(summary.refused), "rounds_with_findings": summary.rounds_with_findings}
+
+
+SUMMARY_LINE = re.compile(r"Replayed ([\d,]+) rounds, ([\d,]+) events in ([\d.]+) s")
+FINDING_LINE = re.compile(r"^  (\S+)\s+([\d,]+)$")
+
+
+def worker_command(day: datetime.date, workers: int) -> dict[str, Any]:
+    """``manage.py replay --gaming-day DAY --workers N --no-progress`` as a
+    user runs it; its summary parsed. RUSAGE_CHILDREN covers the command and
+    its pool workers (peak RSS of the largest, CPU of all)."""
+    import resource
+
+    command = [sys.executable, "manage.py", "replay", "--gaming-day", str(day),
+               "--workers", str(workers), "--no-progress"]
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=PROJECT_ROOT, capture_output=True, text=True,  # noqa: S603
+                          check=False)
+    wall = time.perf_counter() - started
+    match = SUMMARY_LINE.search(done.stdout)
+    if done.returncode or match is None:
+        raise RuntimeError(f"manage.py replay exited with {done.returncode}:\n"
+                           f"{done.stdout[-2000:]}{done.stderr[-3000:]}")
+    findings = {}
+    for line in done.stdout[match.end():].splitlines():
+        found = FINDING_LINE.match(line)
+        if found:
+            findings[found[1]] = int(found[2].replace(",", ""))
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"rounds": int(match[1].replace(",", "")), "events": int(match[2].replace(",", "")),
+            "seconds": float(match[3]), "wall_seconds": wall, "findings": findings,
+            "refused": done.stdout.count("not replayable"),
+            "peak_rss_mb": usage.ru_maxrss / 1024,
+            "children_cpu_seconds": usage.ru_utime + usage.ru_stime}
 
 
 def worker_read(day: datetime.date) -> dict[str, Any]:
-    from tables.verification import iter_round_events
+    """``iter_round_events`` alone (query + transfer + row decode), with the
+    time of each page of rounds (the first event of a page arrives right
+    after its query)."""
+    from tables.verification import RoundSelection, iter_round_events
 
     started = time.perf_counter()
-    events, streams, last, marks = 0, 0, None, [started]
-    for event in iter_round_events(gaming_day=day, page=PAGE):
+    events, rounds, last, marks = 0, 0, None, [started]
+    for event in iter_round_events(RoundSelection(gaming_day=day),
+                                   rounds_per_page=ROUNDS_PER_PAGE):
         events += 1
         if event.stream_id != last:
-            streams, last = streams + 1, event.stream_id
-        if events % PAGE == 1:  # the first event of a page: its query just ran
-            marks.append(time.perf_counter())
+            rounds, last = rounds + 1, event.stream_id
+            if rounds % ROUNDS_PER_PAGE == 1 and rounds > 1:
+                marks.append(time.perf_counter())
     seconds = time.perf_counter() - started
+    marks.append(started + seconds)
     pages = [b - a for a, b in zip(marks, marks[1:], strict=False)]
-    return {"rounds": streams, "events": events, "seconds": seconds, "pages": pages}
-
-
-RAW_COLUMNS = ("e.position, e.stream_id, e.version, e.event_type, e.schema_version, "
-               "e.payload::text, e.metadata::text, e.occurred_at, e.recorded_at, e.prev_hash, "
-               "e.hash")
-
-
-def worker_raw_read(day: datetime.date) -> dict[str, Any]:
-    """The same rows as ``iter_round_events`` in the same order, with a plain
-    psycopg server-side cursor and no decoding: what SQL + transfer cost."""
-    import psycopg
-
-    from bench.ledger import conninfo
-
-    sql = (f"SELECT {RAW_COLUMNS} FROM ledger_event e JOIN ledger_event o "
-           "ON o.stream_id = e.stream_id AND o.version = 1 AND o.event_type = 'round.opened' "
-           "AND o.payload ->> 'gaming_day' = %s WHERE e.stream_id LIKE 'round:%%' "
-           "ORDER BY e.stream_id, e.version")
-    with psycopg.connect(**conninfo(os.environ["DATABASE_URL"])) as conn:
-        started = time.perf_counter()
-        events, streams, last = 0, 0, None
-        with conn.cursor(name="bench_replay_raw") as cursor:
-            cursor.itersize = 10000
-            cursor.execute(sql, [str(day)])
-            for row in cursor:
-                events += 1
-                if row[1] != last:
-                    streams, last = streams + 1, row[1]
-        seconds = time.perf_counter() - started
-        # One later page of iter_round_events' own query (its SQL, as of this
-        # writing), as the server runs it: does a page cost its rows or the day?
-        page_sql = (f"SELECT {RAW_COLUMNS} FROM ledger_event e JOIN ledger_event o "
-                    "ON o.stream_id = e.stream_id AND o.version = 1 "
-                    "AND o.event_type = 'round.opened' AND o.payload ->> 'gaming_day' = %s "
-                    "WHERE e.stream_id LIKE 'round:%%' AND (e.stream_id > %s OR "
-                    "(e.stream_id = %s AND e.version > %s)) ORDER BY e.stream_id, e.version "
-                    "LIMIT %s")
-        after = conn.execute(
-            "SELECT o.stream_id FROM ledger_event o WHERE o.event_type = 'round.opened' "
-            "AND o.payload ->> 'gaming_day' = %s ORDER BY o.stream_id OFFSET %s LIMIT 1",
-            [str(day), streams // 2]).fetchone()[0]
-        plan = conn.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + page_sql,
-                            [str(day), after, after, 0, PAGE]).fetchone()[0][0]
-    return {"rounds": streams, "events": events, "seconds": seconds,
-            "page_ms": plan["Execution Time"], "page_plan": _plan_outline(plan["Plan"])}
-
-
-def _plan_outline(node: dict[str, Any], depth: int = 0) -> list[str]:
-    lines = [f"{'  ' * depth}{node['Node Type']}"
-             + (f" on {node['Index Name']}" if "Index Name" in node else "")
-             + f": {node.get('Actual Rows', 0) * node.get('Actual Loops', 1):,.0f} rows"
-             + (f" ({node['Actual Loops']:,} loops)" if node.get("Actual Loops", 1) > 1 else "")]
-    for child in node.get("Plans", ()):
-        lines.extend(_plan_outline(child, depth + 1))
-    return lines
-
-
-def worker_replay_paged(day: datetime.date, rounds_per_page: int) -> dict[str, Any]:
-    """A prototype of the suggested reader, in the bench (not project code):
-    page by ROUNDS on the (gaming_day, stream_id) index of round.opened, then
-    that page's events by (stream_id, version); every page costs its own rows.
-    Then the same ``verify_round`` and tallies as ``replay_rounds``."""
-    import orjson
-    import psycopg
-
-    from audit.ledger import RecordedEvent
-    from bench.ledger import conninfo
-    from tables.verification import rounds_of, verify_round
-
-    sql = (f"SELECT {RAW_COLUMNS} FROM ledger_event e WHERE e.stream_id IN ("
-           "SELECT o.stream_id FROM ledger_event o WHERE o.event_type = 'round.opened' "
-           "AND o.payload ->> 'gaming_day' = %s AND o.stream_id > %s "
-           "ORDER BY o.stream_id LIMIT %s) ORDER BY e.stream_id, e.version")
-    loads = orjson.loads
-
-    def events() -> Any:
-        after = ""
-        with psycopg.connect(**conninfo(os.environ["DATABASE_URL"])) as conn:
-            while True:
-                rows = conn.execute(sql, [str(day), after, rounds_per_page]).fetchall()
-                for row in rows:  # schema versions are all current here: no upcasting
-                    yield RecordedEvent(row[0], row[1], row[2], row[3], row[4], loads(row[5]),
-                                        loads(row[6]), row[7], row[8], row[9], row[10])
-                if not rows:
-                    return
-                after = rows[-1][1]
-
-    started = time.perf_counter()
-    rounds = count = 0
-    findings: Counter[str] = Counter()
-    for stream_id, recorded in rounds_of(events()):
-        verified = verify_round(stream_id, recorded)
-        rounds += 1
-        count += len(recorded)
-        if verified.result is not None:
-            findings.update(finding.kind.value for finding in verified.result.findings)
-    return {"rounds": rounds, "events": count, "seconds": time.perf_counter() - started,
-            "findings": dict(findings), "refused": 0, "rounds_with_findings": 0}
-
-
-def worker_split(day: datetime.date) -> dict[str, Any]:
-    """``replay_rounds``' loop, instrumented: wall and CPU time of this
-    interpreter in the reader, in ``from_payload`` and in the rules replay,
-    all in one run (reader wall − reader CPU ≈ waiting for PostgreSQL)."""
-    from tables.rules import replay as engine_replay
-    from tables.rules.events import ROUND_EVENT_TYPES
-    from tables.verification import iter_round_events, rounds_of
-
-    clock, cpu = time.perf_counter, time.process_time
-    walls = dict.fromkeys(("read", "from_payload", "replay"), 0.0)
-    cpus = dict.fromkeys(walls, 0.0)
-    rounds = events = 0
-    started = clock()
-    source = rounds_of(iter_round_events(gaming_day=day))
-    while True:
-        w0, c0 = clock(), cpu()
-        item = next(source, None)
-        w1, c1 = clock(), cpu()
-        walls["read"] += w1 - w0
-        cpus["read"] += c1 - c0
-        if item is None:
-            break
-        typed = [ROUND_EVENT_TYPES[e.event_type].from_payload(e.payload) for e in item[1]
-                 if e.event_type in ROUND_EVENT_TYPES]
-        w2, c2 = clock(), cpu()
-        walls["from_payload"] += w2 - w1
-        cpus["from_payload"] += c2 - c1
-        engine_replay.replay(typed)
-        walls["replay"] += clock() - w2
-        cpus["replay"] += cpu() - c2
-        rounds += 1
-        events += len(item[1])
-    return {"rounds": rounds, "events": events, "seconds": clock() - started, "walls": walls,
-            "cpus": cpus}
+    return {"rounds": rounds, "events": events, "seconds": seconds, "pages": pages}
 
 
 def worker_engine(day: datetime.date, sample_rounds: int, repeats: int) -> dict[str, Any]:
     """In memory, no DB: the stages of verifying the first ``sample_rounds``
     rounds of ``day`` (read once through ``iter_round_events``)."""
+    import orjson
+
+    from audit.storage import _decoder
     from tables.rules import replay as engine_replay
     from tables.rules.events import ROUND_EVENT_TYPES
-    from tables.verification import iter_round_events, rounds_of, verify_round
+    from tables.verification import RoundSelection, iter_round_events, rounds_of, verify_round
 
     grouped = []
-    for stream_id, events in rounds_of(iter_round_events(gaming_day=day)):
+    for stream_id, events in rounds_of(iter_round_events(RoundSelection(gaming_day=day))):
         grouped.append((stream_id, events))
         if len(grouped) >= sample_rounds:
             break
     recorded = [event for _, events in grouped for event in events]
+    # The rows as the server sends them (JSON as text), for the reader's decode.
+    dumps = orjson.dumps
+    rows = [(e.position, e.stream_id, e.version, e.event_type, e.schema_version,
+             dumps(e.payload).decode(), dumps(e.metadata).decode(), e.occurred_at,
+             e.recorded_at, e.prev_hash, e.hash) for e in recorded]
     typed = [[ROUND_EVENT_TYPES[e.event_type].from_payload(e.payload) for e in events]
              for _, events in grouped]
     replay = engine_replay.replay
+
+    def decode_rows() -> None:
+        decode = _decoder()
+        for row in rows:
+            decode(row)
 
     def from_payloads() -> None:
         for _, events in grouped:
@@ -380,6 +292,7 @@ def worker_engine(day: datetime.date, sample_rounds: int, repeats: int) -> dict[
     # Each stage drops its results as it goes, as the streaming replay does
     # (keeping them all would make the cyclic GC the bottleneck).
     stages = {
+        "row decode (reader, orjson)": decode_rows,
         "group by round (rounds_of)": lambda: sum(1 for _ in rounds_of(recorded)),
         "from_payload (→ rule events)": from_payloads,
         "rules replay (tables.rules.replay)": rules_replay,
@@ -399,11 +312,11 @@ def worker_profile(day: datetime.date, lines: int) -> dict[str, Any]:
     import io
     import pstats
 
-    from tables.verification import replay_rounds
+    from tables.verification import RoundSelection, replay_rounds
 
     profiler = cProfile.Profile()
     profiler.enable()
-    summary = replay_rounds(gaming_day=day)
+    summary = replay_rounds(RoundSelection(gaming_day=day))
     profiler.disable()
     out = io.StringIO()
     stats = pstats.Stats(profiler, stream=out)
@@ -413,20 +326,24 @@ def worker_profile(day: datetime.date, lines: int) -> dict[str, Any]:
     out.write("\n  --- cumulative ---\n")
     stats.sort_stats("cumulative").print_stats(lines)
     text = out.getvalue().replace(str(PROJECT_ROOT) + os.sep, "")
+    text = text.replace(sys.prefix + os.sep, "").replace(sys.base_prefix + os.sep, "")
     return {"rounds": summary.rounds, "events": summary.events, "text": text}
 
 
 def worker_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.replay --worker")
-    parser.add_argument("kind", choices=("replay", "paged", "read", "raw", "split", "engine",
-                                         "profile"))
+    parser.add_argument("kind", choices=("replay", "command", "read", "engine", "profile"))
     parser.add_argument("--day", type=datetime.date.fromisoformat, required=True)
-    parser.add_argument("--tables", default="")
+    parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--sample", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--lines", type=int, default=30)
     parser.add_argument("--tracemalloc", action="store_true")
     options = parser.parse_args(argv)
+    if options.kind == "command":  # no Django here: the command sets itself up
+        print(RESULT_PREFIX + json.dumps(worker_command(options.day, options.workers)),
+              flush=True)
+        return 0
     setup_django(os.environ["DATABASE_URL"], migrate=False)
     from django.db import connection
 
@@ -440,15 +357,9 @@ def worker_main(argv: list[str]) -> int:
 
         tracemalloc.start()
     if options.kind == "replay":
-        result = worker_replay(options.day, options.tables.split(",") if options.tables else None)
+        result = worker_replay(options.day)
     elif options.kind == "read":
         result = worker_read(options.day)
-    elif options.kind == "paged":
-        result = worker_replay_paged(options.day, options.sample)
-    elif options.kind == "split":
-        result = worker_split(options.day)
-    elif options.kind == "raw":
-        result = worker_raw_read(options.day)
     elif options.kind == "engine":
         result = worker_engine(options.day, options.sample, options.repeats)
     else:
@@ -530,7 +441,8 @@ def main(argv: list[str] | None = None) -> int:
                         f"(default {DEFAULT_LOAD_BUDGET:g}; 0: always load the full days)")
     parser.add_argument("--sample", type=int, default=1000,
                         help="rounds of day A held in memory for the engine figures")
-    parser.add_argument("--workers", type=int, default=2, help="fan-out processes (0: skip)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="processes of the manage.py replay --workers run (1: skip)")
     parser.add_argument("--tracemalloc", action="store_true",
                         help="also trace Python allocations in the replay runs (slower)")
     parser.add_argument("--profile", type=int, default=0, metavar="LINES",
@@ -592,7 +504,7 @@ def _run(options: argparse.Namespace, url: str) -> int:
     day_a = Day("A", DAY_A, options.tables_a, options.rounds)
     day_b = Day("B", DAY_B, options.tables_b, options.rounds)
     print("1. load: simulate_gaming_day → append_many, 500 rounds per commit, "
-          "LEDGER_PROJECT_ON_APPEND=0, projections not run")
+          "LEDGER_PROJECT_ON_APPEND=0, project=False (no read models)")
     stored = options.reuse and stored_day(day_a) and stored_day(day_b)
     if not stored and options.load_budget:
         probe = Day("probe", DAY_A - datetime.timedelta(days=1), day_a.tables, PROBE_ROUNDS)
@@ -628,7 +540,8 @@ def _run(options: argparse.Namespace, url: str) -> int:
     connection.close()  # the workers are the only readers from here on
 
     memory_flag = ("--tracemalloc",) if options.tracemalloc else ()
-    print("\n2. replay_rounds(gaming_day=…), each in a fresh interpreter")
+    print("\n2. replay_rounds(RoundSelection(gaming_day=…)), one process, each in a fresh "
+          "interpreter")
     replays: dict[str, dict[str, Any]] = {}
     matched = True
     for day in (day_a, day_b):
@@ -638,88 +551,49 @@ def _run(options: argparse.Namespace, url: str) -> int:
                      result)
         matched = check_findings(day, result) and matched
 
-    print("\n   the same verification with a round-paged reader (a prototype of the suggested "
-          f"fix, in the bench: {PAGED_ROUNDS} rounds per query)")
-    paged: dict[str, dict[str, Any]] = {}
-    for day in (day_a, day_b):
-        result = run_worker(url, "paged", "--day", str(day.gaming_day),
-                            "--sample", str(PAGED_ROUNDS), *memory_flag)
-        paged[day.label] = result
-        print_replay(f"day {day.label}, round-paged reader", result)
-        matched = check_findings(day, result) and matched
+    fan = None
+    if options.workers > 1:
+        print(f"\n3. fan-out: manage.py replay --gaming-day {day_b.gaming_day} --workers "
+              f"{options.workers} --no-progress (split_rounds into {options.workers * 8} "
+              "shards, multiprocessing fork pool)")
+        fan = run_worker(url, "command", "--day", str(day_b.gaming_day),
+                         "--workers", str(options.workers))
+        print_replay(f"day B, {options.workers} processes", fan)
+        print(f"    the command's own time (after Django start-up and count_rounds); wall with "
+              f"interpreter start-up {fan['wall_seconds']:.1f} s; CPU of the command and its "
+              f"workers {fan['children_cpu_seconds']:,.1f} s; speed-up "
+              f"{replays['B']['seconds'] / fan['seconds']:.2f}× over one process")
+        matched = check_findings(day_b, fan) and matched
 
-    print("\n3. where the time goes")
-    read = run_worker(url, "read", "--day", str(day_a.gaming_day))
-    print_replay("DB read alone: iter_round_events, day A", read)
-    pages = read["pages"]
-    if pages:
-        print(f"    {len(pages)} pages of {PAGE:,} events: first {pages[0]:.2f} s, mean "
-              f"{sum(pages) / len(pages):.2f} s, last {pages[-1]:.2f} s (query + decode)")
-    raw = run_worker(url, "raw", "--day", str(day_a.gaming_day))
-    print_replay("same rows, raw psycopg, no decode, day A", raw)
-    raw_b = run_worker(url, "raw", "--day", str(day_b.gaming_day))
-    print_replay("same rows, raw psycopg, no decode, day B", raw_b)
-    print(f"    one page ({PAGE:,} events) of iter_round_events' query, EXPLAIN ANALYZE: "
-          f"{raw['page_ms']:,.0f} ms on day A, {raw_b['page_ms']:,.0f} ms on day B "
-          f"({raw_b['events'] / raw['events']:.1f}× the events); plan on day B:")
-    for line in raw_b["page_plan"]:
-        print(f"      {line}")
+    print("\n4. where the time goes")
+    reads: dict[str, dict[str, Any]] = {}
+    for day in (day_a, day_b):
+        read = run_worker(url, "read", "--day", str(day.gaming_day))
+        reads[day.label] = read
+        print_replay(f"DB read alone: iter_round_events, day {day.label}", read)
+        pages = read["pages"]
+        if pages:
+            print(f"    {len(pages)} pages of {ROUNDS_PER_PAGE} rounds: first {pages[0]:.3f} s, "
+                  f"mean {sum(pages) / len(pages):.3f} s, max {max(pages):.3f} s, "
+                  f"last {pages[-1]:.3f} s (each: the next page's query, fetch and decode; "
+                  "the first also the first page's, the last none)")
     engine = run_worker(url, "engine", "--day", str(day_a.gaming_day),
                         "--sample", str(options.sample))
     print(f"  in memory, no DB: the first {engine['rounds']:,} rounds = {engine['events']:,} "
           "events of day A, best of 3, one core:")
     for name, seconds in engine["stages"].items():
         print(f"    {name:<40} {seconds:7.3f} s = {engine['events'] / seconds:>10,.0f} ev/s "
-              f"{engine['rounds'] / seconds:>9,.0f} rounds/s")
-    stages = engine["stages"]
-    verify_seconds = stages["verify_round (from_payload + replay)"]
-    split = run_worker(url, "split", "--day", str(day_a.gaming_day))
-    per_event = 1e6 / split["events"]
-    print(f"  split of day A's replay loop, instrumented, one run: {split['seconds']:.2f} s = "
-          f"{split['seconds'] * per_event:.1f} µs per event (target {1e6 / TARGET_EPS:.0f} µs); "
-          "wall / this interpreter's CPU:")
-    names = {"read": "reader: iter_round_events + rounds_of",
-             "from_payload": "verify: from_payload (→ rule events)",
-             "replay": "verify: tables.rules.replay.replay"}
-    for key, name in names.items():
-        wall, used = split["walls"][key], split["cpus"][key]
-        share = 100 * wall / split["seconds"]
-        print(f"    {name:<40} {wall * per_event:6.1f} µs/ev = {share:5.1f} % of the wall; "
-              f"CPU {used * per_event:6.1f} µs/ev")
-    waiting = split["walls"]["read"] - split["cpus"]["read"]
-    print(f"    (reader wall − CPU: {waiting * per_event:.1f} µs/ev waiting for PostgreSQL or for "
-          "a core; the machine's load average is in the header)")
-
-    fan = None
-    if options.workers > 1:
-        print(f"\n4. fan-out: day B's tables split across {options.workers} processes, "
-              "replay_rounds(gaming_day=B, table_id=…) per table")
-        tables = [plan.table_id for plan in table_plans(day_b.tables)]
-        shares = [tables[k::options.workers] for k in range(options.workers)]
-        serial = run_worker(url, "replay", "--day", str(day_b.gaming_day),
-                            "--tables", ",".join(tables))
-        print_replay("1 process, table by table", serial)
-        wall = time.perf_counter()
-        processes = [start_worker(url, "replay", "--day", str(day_b.gaming_day),
-                                  "--tables", ",".join(share)) for share in shares]
-        parts = [finish_worker(process) for process in processes]
-        wall = time.perf_counter() - wall
-        fan = {"rounds": sum(p["rounds"] for p in parts), "events": sum(p["events"] for p in parts),
-               "seconds": max(p["seconds"] for p in parts),
-               "peak_rss_mb": max(p["peak_rss_mb"] for p in parts),
-               "cpu_seconds": sum(p["cpu_seconds"] for p in parts)}
-        for number, part in enumerate(parts, start=1):
-            print_replay(f"worker {number}: {len(shares[number - 1])} tables", part)
-        print_replay(f"day B, {options.workers} processes (slowest worker)", fan)
-        print(f"    speed-up {replays['B']['seconds'] / fan['seconds']:.2f}× over one "
-              f"replay_rounds(gaming_day=B), {serial['seconds'] / fan['seconds']:.2f}× over one "
-              f"process table by table; wall clock with interpreter start-up {wall:.1f} s")
-        fan_findings: Counter[str] = Counter()
-        for part in parts:
-            fan_findings.update(part["findings"])
-        same = dict(fan_findings) == replays["B"]["findings"]
-        print(f"    findings {sum(fan_findings.values()):,} "
-              f"({'same as' if same else 'DIFFER from'} one process)")
+              f"{engine['rounds'] / seconds:>9,.0f} rounds/s "
+              f"{1e6 * seconds / engine['events']:6.1f} µs/ev")
+    verify_seconds = engine["stages"]["verify_round (from_payload + replay)"]
+    verify_us = 1e6 * verify_seconds / engine["events"]
+    for day in (day_a, day_b):
+        replay_us = 1e6 * replays[day.label]["seconds"] / replays[day.label]["events"]
+        read_us = 1e6 * reads[day.label]["seconds"] / reads[day.label]["events"]
+        print(f"  day {day.label}: replay {replay_us:.1f} µs/ev ≈ read {read_us:.1f} "
+              f"({100 * read_us / replay_us:.0f} %) + verify {verify_us:.1f} "
+              f"({100 * verify_us / replay_us:.0f} %) + rest {replay_us - read_us - verify_us:.1f}"
+              f" (separate runs; target {1e6 / TARGET_EPS:.0f} µs/ev)")
 
     if options.profile:
         print(f"\n5. cProfile of replay_rounds(gaming_day=A) (top {options.profile} by own time)")
@@ -736,40 +610,30 @@ def _run(options: argparse.Namespace, url: str) -> int:
         result = replays[day.label]
         eps, rps = rates(result)
         note = f"{day.tables} tables × {day.rounds_per_table:,} rounds, peak RSS " \
-               f"{result['peak_rss_mb']:,.0f} MB, " \
-               f"{result['events'] / result['cpu_seconds']:,.0f} ev per client CPU-second"
+               f"{result['peak_rss_mb']:,.0f} MB, CPU {result['cpu_seconds']:,.1f} s"
         lines.append(Line(f"replay day {day.label} events/s", f"{eps:,.0f} ev/s",
                           f"target {TARGET_EPS:,}", eps >= TARGET_EPS, note))
         lines.append(Line(f"replay day {day.label} rounds/s", f"{rps:,.0f} rnd/s",
                           f"target {TARGET_RPS:,}", rps >= TARGET_RPS,
                           f"{result['seconds']:.1f} s"))
     result_b = replays["B"]
-    projected = FULL_DAY_ROUNDS * result_b["seconds"] / result_b["rounds"]
     scaled = "" if result_b["rounds"] == FULL_DAY_ROUNDS else \
-        f" (extrapolated from {result_b['rounds']:,} rounds)"
+        f", extrapolated from {result_b['rounds']:,} rounds"
+    projected = FULL_DAY_ROUNDS * result_b["seconds"] / result_b["rounds"]
     lines.append(Line("200 × 1,000 rounds day", f"{projected:,.1f} s",
                       f"target ≤ {TARGET_DAY_SECONDS:g} s", projected <= TARGET_DAY_SECONDS,
-                      "one process" + scaled + ("; linear: a lower bound while each page "
-                                                "of the reader costs the whole day"
-                                                if scaled else "")))
-    for day in (day_a, day_b):
-        eps, rps = rates(paged[day.label])
-        lines.append(Line(f"day {day.label}, round-paged (proto)", f"{eps:,.0f} ev/s",
-                          f"target {TARGET_EPS:,}", eps >= TARGET_EPS,
-                          f"{rps:,.0f} rounds/s, peak RSS "
-                          f"{paged[day.label]['peak_rss_mb']:,.0f} MB; the bench's prototype "
-                          "of the suggested reader"))
-    projected_paged = FULL_DAY_ROUNDS * paged["B"]["seconds"] / paged["B"]["rounds"]
-    lines.append(Line("  … 200 × 1,000 day (proto)", f"{projected_paged:,.1f} s",
-                      f"target ≤ {TARGET_DAY_SECONDS:g} s",
-                      projected_paged <= TARGET_DAY_SECONDS, "one process" + scaled))
+                      "one process" + scaled))
     if fan is not None:
+        eps, rps = rates(fan)
+        lines.append(Line(f"day B, {options.workers} processes", f"{eps:,.0f} ev/s",
+                          f"target {TARGET_EPS:,}", eps >= TARGET_EPS,
+                          f"{rps:,.0f} rounds/s, manage.py replay --workers {options.workers}, "
+                          f"largest process {fan['peak_rss_mb']:,.0f} MB"))
         projected_fan = FULL_DAY_ROUNDS * fan["seconds"] / fan["rounds"]
-        lines.append(Line(f"  … with {options.workers} processes", f"{projected_fan:,.1f} s",
-                          f"target ≤ {TARGET_DAY_SECONDS:g} s",
+        lines.append(Line(f"  … 200 × 1,000 day, {options.workers} proc.",
+                          f"{projected_fan:,.1f} s", f"target ≤ {TARGET_DAY_SECONDS:g} s",
                           projected_fan <= TARGET_DAY_SECONDS,
-                          f"{result_b['seconds'] / fan['seconds']:.2f}× over one call, "
-                          f"{serial['seconds'] / fan['seconds']:.2f}× over table by table"
+                          f"{result_b['seconds'] / fan['seconds']:.2f}× over one process"
                           + scaled))
     ratio = result_b["peak_rss_mb"] / replays["A"]["peak_rss_mb"]
     lines.append(Line("peak RSS B / A", f"{ratio:.2f}×", "flat (≤ 1.2×)", ratio <= 1.2,
@@ -777,11 +641,14 @@ def _run(options: argparse.Namespace, url: str) -> int:
                       f"{result_b['peak_rss_mb']:,.0f} MB for "
                       f"{result_b['rounds'] / replays['A']['rounds']:.1f}× the rounds"))
     lines.append(Line("findings = injected", "yes" if matched else "NO", "equal", matched,
-                      f"A {day_a.injected_total:,}, B {day_b.injected_total:,} dealer errors"))
-    lines.append(Line("DB read alone (day A)", f"{rates(read)[0]:,.0f} ev/s",
-                      note="iter_round_events, decode included"))
+                      f"A {day_a.injected_total:,}, B {day_b.injected_total:,} dealer errors"
+                      + (", also with the fan-out" if fan is not None else "")))
+    for day in (day_a, day_b):
+        lines.append(Line(f"DB read alone (day {day.label})",
+                          f"{rates(reads[day.label])[0]:,.0f} ev/s",
+                          note="iter_round_events, row decode included"))
     lines.append(Line("verify in memory (1 core)", f"{engine['events'] / verify_seconds:,.0f} ev/s",
-                      note="from_payload + tables.rules.replay, no DB"))
+                      note="verify_round: from_payload + tables.rules.replay, no DB"))
     loads = "/".join(f"{load:.1f}" for load in os.getloadavg())
     print(f"\nSummary (replay bench, {time.perf_counter() - started:.0f} s, "
           f"{os.cpu_count()} CPUs, load average now {loads})")
