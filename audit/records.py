@@ -50,6 +50,18 @@ class RecordedEvent:
         }
 
 
+def roles_of(user: Any) -> frozenset[str]:
+    """A user's casino roles (group names), read once per request and kept on
+    the user object: the permission check and the actor both need them."""
+    if not getattr(user, "is_authenticated", False):
+        return frozenset()
+    roles = getattr(user, "_casino_roles", None)
+    if roles is None:
+        roles = frozenset(user.groups.values_list("name", flat=True))
+        user._casino_roles = roles
+    return roles
+
+
 @dataclass(frozen=True, slots=True)
 class Actor:
     """Who appends: a person, a table device or a job, with their roles."""
@@ -62,14 +74,9 @@ class Actor:
 
     @classmethod
     def from_user(cls, user: Any, *, device: str = "", source: str = "api") -> Actor:
-        roles = (
-            frozenset(user.groups.values_list("name", flat=True))
-            if user.is_authenticated
-            else frozenset()
-        )
         return cls(
             username=user.get_username() if user.is_authenticated else "",
-            roles=roles,
+            roles=roles_of(user),
             user_id=user.pk if user.is_authenticated else None,
             device=device,
             source=source,

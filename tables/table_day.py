@@ -313,13 +313,13 @@ def _parse_table_key(stream_id: str) -> tuple[str, datetime.date]:
 def rounds_in_progress(table_id: str, gaming_day: datetime.date | str) -> list[str]:
     """The table's rounds of that day, read from the ledger (the rounds
     projection may lag), that are neither closed nor voided."""
-    from tables.verification import _opened_filter
+    from tables.verification import RoundSelection
 
-    where, params = _opened_filter(gaming_day, table_id)
+    where, params = RoundSelection(gaming_day=gaming_day, table_id=table_id).where()
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT o.stream_id FROM ledger_event o WHERE o.event_type = 'round.opened' "
-            f"AND o.version = 1 AND {where} AND NOT EXISTS (SELECT 1 FROM ledger_event c "
+            f"SELECT o.stream_id FROM ledger_event o WHERE {where} "
+            "AND o.version = 1 AND NOT EXISTS (SELECT 1 FROM ledger_event c "
             "WHERE c.stream_id = o.stream_id AND c.event_type IN ('round.closed', 'round.voided'))"
             " ORDER BY o.stream_id",
             params,

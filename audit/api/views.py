@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 
 from audit import errors, ledger
 from audit.api import serializers
+from audit.records import roles_of
 from audit.registry import REGISTRY
 
 ERROR_RESPONSES = {
@@ -40,7 +41,7 @@ class HasRole(BasePermission):
     message = "your account has no casino role"
 
     def has_permission(self, request, view) -> bool:
-        return bool(request.user and request.user.is_authenticated and request.user.groups.exists())
+        return bool(roles_of(request.user))
 
 
 def _actor(request: Request) -> ledger.Actor:
