@@ -160,3 +160,31 @@ class StreamIndex(models.Model):
 
     def __str__(self) -> str:
         return self.stream_id
+
+
+class DaySeal(models.Model):
+    """A gaming day's signed seal (``audit.seals``): append-only like the ledger.
+
+    ``previous_seal_hash`` is unique, so the seals form one line: two seals can
+    never name the same predecessor (a concurrent or out-of-order seal collides
+    here instead of forking the chain).
+    """
+
+    gaming_day = models.DateField(unique=True)
+    body = models.JSONField(help_text="the signed document, canonical JSON")
+    seal_hash = models.CharField(max_length=64, unique=True)
+    merkle_root = models.CharField(max_length=64)
+    previous_seal_hash = models.CharField(max_length=64, unique=True)
+    signature = models.CharField(max_length=128, help_text="Ed25519, base64")
+    public_key = models.CharField(max_length=64, help_text="Ed25519 raw public key, base64")
+    development_key = models.BooleanField(default=False)
+    sealed_at = models.DateTimeField()
+    event_count = models.IntegerField()
+    stream_count = models.IntegerField()
+
+    class Meta:
+        db_table = "ledger_day_seal"
+        ordering = ["-gaming_day"]
+
+    def __str__(self) -> str:
+        return f"seal of {self.gaming_day} ({self.merkle_root[:12]}…)"

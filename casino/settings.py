@@ -142,6 +142,10 @@ LEDGER_READ_PAGE_MAX = env_int("LEDGER_READ_PAGE_MAX", 1000)
 # Bring read models up to date after every append (a Celery task; inline when
 # eager). Off for bulk loads, which run the projections once at the end.
 LEDGER_PROJECT_ON_APPEND = env_bool("LEDGER_PROJECT_ON_APPEND", True)
+# Signs the gaming-day seals (audit.seals): a base64 raw 32-byte Ed25519 private
+# key (or LEDGER_SIGNING_KEY_FILE). Empty with DEBUG on: a development key derived
+# from SECRET_KEY, labelled as such; check casino.E002 refuses production without one.
+LEDGER_SIGNING_KEY = env_str("LEDGER_SIGNING_KEY")
 
 LOGGING = {
     "version": 1,

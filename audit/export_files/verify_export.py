@@ -1,0 +1,295 @@
+#!/usr/bin/env python3
+"""Verify a Pitboss regulator export offline, with Python's standard library.
+
+Usage::
+
+    python3 verify_export.py [EXPORT_DIRECTORY] [--require-signature]
+
+With no directory, the directory this script is in. Checks, in order, and
+stops at the first inconsistency, naming it (exit status 1):
+
+1. every file listed in manifest.json: present, its size and SHA-256, and
+   no file present that the manifest does not list; manifest.json and
+   seal.json must be in their canonical layout;
+2. the seal: its body hashes to seal_hash; the Ed25519 signature over the
+   body's canonical JSON (only if the ``cryptography`` package is installed;
+   otherwise the script says the signature was NOT checked);
+3. events.jsonl: every event's hash recomputed from its fields, every
+   stream's chain (versions consecutive, each prev_hash the previous
+   event's hash, from genesis or from the stream's head before the day in
+   prior_heads.jsonl, whose own hash is recomputed too), global positions
+   increasing, every recorded_at inside the seal's window;
+4. the Merkle root of the streams' last events equals the seal's, and the
+   event and stream counts match.
+
+For an export of a range of days, each day's directory is verified, and
+each day's seal must name the previous day's seal.
+
+Exit status: 0 all checked, 1 an inconsistency, 2 not an export,
+3 --require-signature and the signature could not be checked.
+See README.md for the formats.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+GENESIS_HASH = "0" * 64
+SEAL_FORMAT = "pitboss-day-seal/1"
+
+
+class Inconsistent(Exception):
+    """The first inconsistency found; its message names the file or event."""
+
+
+def canonical_json(value):
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def pretty_json(value):
+    return (json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+def say(message):
+    print(message, flush=True)
+
+
+def sha256_file(path):
+    digest, size = hashlib.sha256(), 0
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+            size += len(chunk)
+    return digest.hexdigest(), size
+
+
+def load_json_file(path, name):
+    try:
+        raw = path.read_bytes()
+        value = json.loads(raw.decode("utf-8"))
+    except (OSError, ValueError) as error:
+        raise Inconsistent(f"{name}: cannot be read as JSON ({error})") from None
+    if raw != pretty_json(value):
+        raise Inconsistent(f"{name}: not in its canonical layout (bytes were changed)")
+    return value
+
+
+def check_files(directory, manifest, label):
+    listed = manifest.get("files")
+    if not isinstance(listed, dict) or not listed:
+        raise Inconsistent(f"{label}manifest.json: no file list")
+    for name in sorted(listed):
+        entry = listed[name]
+        path = directory / name
+        if not path.is_file():
+            raise Inconsistent(f"{label}{name}: listed in manifest.json but missing")
+        digest, size = sha256_file(path)
+        if size != entry.get("bytes"):
+            raise Inconsistent(
+                f"{label}{name}: {size} bytes, manifest.json says {entry.get('bytes')}"
+            )
+        if digest != entry.get("sha256"):
+            raise Inconsistent(f"{label}{name}: SHA-256 {digest} differs from manifest.json")
+    present = {p.relative_to(directory).as_posix() for p in directory.rglob("*") if p.is_file()}
+    unlisted = sorted(present - set(listed) - {"manifest.json"})
+    if unlisted:
+        raise Inconsistent(f"{label}{unlisted[0]}: present but not listed in manifest.json")
+    say(f"ok   {label}{len(listed)} files match manifest.json (size and SHA-256)")
+
+
+def event_hash(event):
+    document = {
+        "stream_id": event["stream_id"],
+        "version": event["version"],
+        "event_type": event["type"],
+        "schema_version": event["schema_version"],
+        "payload": event["payload"],
+        "metadata": event["metadata"],
+        "occurred_at": event["occurred_at"],
+        "recorded_at": event["recorded_at"],
+        "prev_hash": event["prev_hash"],
+    }
+    return hashlib.sha256(canonical_json(document)).hexdigest()
+
+
+def merkle_root(leaves):
+    """RFC 6962 section 2.1 Merkle Tree Hash over raw leaf digests."""
+    if not leaves:
+        return hashlib.sha256(b"").digest()
+    if len(leaves) == 1:
+        return leaves[0]
+    split = 1
+    while split * 2 < len(leaves):
+        split *= 2
+    left, right = merkle_root(leaves[:split]), merkle_root(leaves[split:])
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def leaf_hash(stream_id, version, head_hash):
+    document = {"hash": head_hash, "stream_id": stream_id, "version": version}
+    return hashlib.sha256(b"\x00" + canonical_json(document)).digest()
+
+
+def check_seal(directory, manifest, label, require_signature):
+    seal = load_json_file(directory / "seal.json", f"{label}seal.json")
+    body = seal.get("body") or {}
+    if body.get("format") != SEAL_FORMAT:
+        raise Inconsistent(f"{label}seal.json: unknown seal format {body.get('format')!r}")
+    seal_hash = hashlib.sha256(canonical_json(body)).hexdigest()
+    if seal_hash != seal.get("seal_hash"):
+        raise Inconsistent(f"{label}seal.json: the body hashes to {seal_hash}, not seal_hash")
+    for key, expected in (
+        ("seal_hash", seal_hash),
+        ("gaming_day", body.get("gaming_day")),
+        ("merkle_root", body.get("merkle_root")),
+    ):
+        if manifest.get(key) != expected:
+            raise Inconsistent(f"{label}manifest.json: {key} differs from seal.json")
+    public_key = body.get("signing_key", {}).get("public_key")
+    if seal.get("public_key") != public_key:
+        raise Inconsistent(f"{label}seal.json: public_key differs from the signed one")
+    development = bool(body.get("signing_key", {}).get("development"))
+    if seal.get("development_key") != development or manifest.get("development_key") != (
+        development
+    ):
+        raise Inconsistent(f"{label}seal.json: the development-key label was changed")
+    say(f"ok   {label}seal.json: body hashes to seal_hash {seal_hash}")
+    try:
+        from cryptography.exceptions import InvalidSignature
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    except ImportError:
+        say(
+            f"NOTE {label}the Ed25519 signature was NOT checked: the 'cryptography' "
+            "package is not installed (pip install cryptography)"
+        )
+        if require_signature:
+            raise SystemExit(3) from None
+    else:
+        try:
+            key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key))
+            key.verify(base64.b64decode(seal.get("signature", "")), canonical_json(body))
+        except (InvalidSignature, ValueError):
+            raise Inconsistent(f"{label}seal.json: the Ed25519 signature does not verify") from None
+        say(f"ok   {label}seal.json: Ed25519 signature verifies with public key {public_key}")
+    if development:
+        say(f"NOTE {label}signed with a DEVELOPMENT key: not valid for regulatory use")
+    return body
+
+
+def read_events(path, name):
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                event = json.loads(raw.decode("utf-8"))
+            except ValueError as error:
+                raise Inconsistent(f"{name} line {number}: not JSON ({error})") from None
+            if canonical_json(event) + b"\n" != raw:
+                raise Inconsistent(f"{name} line {number}: not canonical JSON")
+            yield number, event
+
+
+def check_events(directory, body, label):
+    prior = {}
+    for number, event in read_events(directory / "prior_heads.jsonl", "prior_heads.jsonl"):
+        where = f"stream {event['stream_id']} version {event['version']}"
+        if event_hash(event) != event["hash"]:
+            raise Inconsistent(
+                f"{label}{where} (prior_heads.jsonl line {number}): content altered, "
+                "the recomputed hash differs"
+            )
+        prior[event["stream_id"]] = (event["version"], event["hash"])
+    window = body["window"]
+    heads, last_position, count = {}, 0, 0
+    for number, event in read_events(directory / "events.jsonl", "events.jsonl"):
+        count += 1
+        stream_id, version = event["stream_id"], event["version"]
+        where = f"{label}stream {stream_id} version {version} (events.jsonl line {number})"
+        if event["position"] <= last_position:
+            raise Inconsistent(f"{where}: global position {event['position']} out of order")
+        last_position = event["position"]
+        if not window["start"] <= event["recorded_at"] < window["end"]:
+            raise Inconsistent(f"{where}: recorded_at outside the gaming day's window")
+        if stream_id in heads:
+            before = heads[stream_id]
+        elif version == 1:
+            before = (0, GENESIS_HASH)
+        elif stream_id in prior:
+            before = prior[stream_id]
+        else:
+            raise Inconsistent(f"{where}: no head before the day in prior_heads.jsonl")
+        if version != before[0] + 1:
+            raise Inconsistent(f"{where}: expected version {before[0] + 1}; an event is missing")
+        if event["prev_hash"] != before[1]:
+            raise Inconsistent(f"{where}: prev_hash does not match the previous event's hash")
+        if event_hash(event) != event["hash"]:
+            raise Inconsistent(f"{where}: content altered, the recomputed hash differs")
+        heads[stream_id] = (version, event["hash"])
+    say(f"ok   {label}events.jsonl: {count} event hashes and {len(heads)} stream chains intact")
+    if (count, len(heads)) != (body["events"], body["streams"]):
+        raise Inconsistent(
+            f"{label}events.jsonl: {count} events in {len(heads)} streams; the seal says "
+            f"{body['events']} in {body['streams']}"
+        )
+    leaves = [leaf_hash(s, heads[s][0], heads[s][1]) for s in sorted(heads)]
+    root = merkle_root(leaves).hex()
+    if root != body["merkle_root"]:
+        raise Inconsistent(
+            f"{label}events.jsonl: the stream heads give Merkle root {root}, "
+            f"the seal says {body['merkle_root']}"
+        )
+    say(f"ok   {label}Merkle root of {len(leaves)} stream heads equals the seal's {root}")
+
+
+def verify_day(directory, label, require_signature):
+    manifest = load_json_file(directory / "manifest.json", f"{label}manifest.json")
+    check_files(directory, manifest, label)
+    body = check_seal(directory, manifest, label, require_signature)
+    check_events(directory, body, label)
+    return body
+
+
+def verify(directory, require_signature=False):
+    manifest = load_json_file(directory / "manifest.json", "manifest.json")
+    if manifest.get("format") == "pitboss-day-export/1":
+        body = verify_day(directory, "", require_signature)
+        say(f"OK: the export of gaming day {body['gaming_day']} is consistent")
+        return
+    if manifest.get("format") != "pitboss-range-export/1":
+        raise Inconsistent(f"manifest.json: unknown export format {manifest.get('format')!r}")
+    check_files(directory, manifest, "")
+    previous = None
+    for name in manifest["days"]:
+        body = verify_day(directory / name, f"{name}/", require_signature)
+        if previous is not None and body["previous_gaming_day"] == previous["gaming_day"]:
+            link = hashlib.sha256(canonical_json(previous)).hexdigest()
+            if body["previous_seal_hash"] != link:
+                raise Inconsistent(f"{name}/seal.json: does not name the previous day's seal")
+            say(f"ok   {name}/seal.json names the seal of {previous['gaming_day']}")
+        previous = body
+    say(f"OK: the export of {manifest['first_day']} to {manifest['last_day']} is consistent")
+
+
+def main(argv):
+    require_signature = "--require-signature" in argv
+    arguments = [a for a in argv if a != "--require-signature"]
+    directory = Path(arguments[0]) if arguments else Path(__file__).resolve().parent
+    if not (directory / "manifest.json").is_file():
+        say(f"FAILED: {directory} holds no manifest.json; is it an export directory?")
+        return 2
+    try:
+        verify(directory, require_signature)
+    except Inconsistent as problem:
+        say(f"FAILED: {problem}")
+        return 1
+    except (KeyError, TypeError) as error:
+        say(f"FAILED: a required field is missing or malformed ({error!r})")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,415 @@
+"""Regulator exports of a sealed gaming day that verify offline.
+
+An export is a directory ``pitboss-export-<day>/`` (and optionally a .zip of
+it) holding the day's events exactly as stored, the stream heads just before
+the day, CSVs of the read models, the seal, a manifest of every file's
+SHA-256, a README describing the formats (kept for the record-retention
+duty of PA § 465a.6) and ``verify_export.py``, a standard-library script that
+rechecks all of it without our software. The formats are described in
+``audit/export_files/README.md``, which ships inside every export.
+
+Two exports of the same sealed day are byte-identical, zip included: nothing
+depends on when the export ran (the manifest has no generation time; the
+seal's ``sealed_at`` is fixed once), rows are in a fixed order and the zip
+has fixed timestamps and sorted entries. Memory stays flat as the day grows:
+the ledger is read in keyset pages and rows are written as they are read.
+
+Every download by a regulator is itself recorded in the ledger
+(``record_download``: ``audit.export_downloaded`` on ``export:<day>``).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import hashlib
+import io
+import json
+import shutil
+import zipfile
+from collections.abc import Iterable, Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from django.db import connection, models
+
+from audit.hashing import canonical_json, format_timestamp
+from audit.ledger import Actor, NewEvent, append
+from audit.models import DaySeal
+from audit.registry import (
+    EventType,
+    StreamKind,
+    object_schema,
+    register_event_type,
+    register_stream_kind,
+)
+from audit.seals import day_window, seal_day, verify_seal
+
+EXPORT_FORMAT = "pitboss-day-export/1"
+RANGE_FORMAT = "pitboss-range-export/1"
+STATIC_FILES = ("README.md", "verify_export.py")
+#: Fixed zip entry time: the earliest a zip can hold (exports must not depend on the clock).
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+PAGE = 5000
+
+EXPORT_DOWNLOADED = register_event_type(
+    EventType(
+        name="audit.export_downloaded",
+        version=1,
+        description="A gaming day's regulator export was downloaded.",
+        schema=object_schema(
+            {
+                "gaming_day": {"type": "string", "format": "date"},
+                "downloaded_by": {"type": "string", "maxLength": 150},
+                "roles": {"type": "array", "items": {"type": "string"}},
+                "seal_hash": {"type": ["string", "null"]},
+            }
+        ),
+    )
+)
+register_stream_kind(
+    StreamKind(
+        name="export",
+        description="One gaming day's regulator export: who downloaded it, when.",
+        accepts=frozenset({"audit.export_downloaded"}),
+    )
+)
+
+
+class ExportError(Exception):
+    """An export that cannot be made (the day no longer matches its seal)."""
+
+
+def record_download(actor: Actor, day: datetime.date) -> None:
+    """Append ``audit.export_downloaded`` for ``actor`` (a regulator may not
+    append; the system records it on their behalf, naming them)."""
+    seal = DaySeal.objects.filter(gaming_day=day).first()
+    append(
+        f"export:{day.isoformat()}",
+        [
+            NewEvent(
+                EXPORT_DOWNLOADED.name,
+                {
+                    "gaming_day": day.isoformat(),
+                    "downloaded_by": actor.username,
+                    "roles": sorted(actor.roles),
+                    "seal_hash": seal.seal_hash if seal else None,
+                },
+            )
+        ],
+        expected_version=None,
+        actor=Actor.system("exports", source="export"),
+    )
+
+
+# --- events ---------------------------------------------------------------------------
+
+_EVENT_COLUMNS = (
+    "position, stream_id, version, event_type, schema_version, payload, metadata, "
+    "occurred_at, recorded_at, prev_hash, hash"
+)
+
+
+def _loads(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def event_line(row: tuple[Any, ...]) -> bytes:
+    """One stored event as a line of canonical JSON (payload as stored, not upcast)."""
+    (position, stream_id, version, event_type, schema_version, payload, metadata,
+     occurred_at, recorded_at, prev_hash, digest) = row  # fmt: skip
+    return canonical_json({
+        "position": position,
+        "stream_id": stream_id,
+        "version": version,
+        "type": event_type,
+        "schema_version": schema_version,
+        "payload": _loads(payload),
+        "metadata": _loads(metadata),
+        "occurred_at": format_timestamp(occurred_at),
+        "recorded_at": format_timestamp(recorded_at),
+        "prev_hash": prev_hash,
+        "hash": digest,
+    }) + b"\n"  # fmt: skip
+
+
+def _day_events(start: datetime.datetime, end: datetime.datetime) -> Iterator[tuple[Any, ...]]:
+    """The day's events in global order, keyset-paged on position."""
+    after = 0
+    sql = (
+        f"SELECT {_EVENT_COLUMNS} FROM ledger_event WHERE position > %s "
+        "AND recorded_at >= %s AND recorded_at < %s ORDER BY position LIMIT %s"
+    )
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute(sql, [after, start, end, PAGE])
+            rows = cursor.fetchall()
+            yield from rows
+            if len(rows) < PAGE:
+                return
+            after = rows[-1][0]
+
+
+def _prior_heads(start: datetime.datetime, end: datetime.datetime) -> Iterator[tuple[Any, ...]]:
+    """For each stream whose first event of the day is not its first, the
+    event just before the day, by stream_id (code-point order), keyset-paged."""
+    after = ""
+    sql = (
+        f"SELECT {', '.join('p.' + c for c in _EVENT_COLUMNS.split(', '))} FROM ("
+        " SELECT stream_id, min(version) AS first FROM ledger_event"
+        ' WHERE recorded_at >= %s AND recorded_at < %s AND stream_id COLLATE "C" > %s'
+        " GROUP BY stream_id HAVING min(version) > 1"
+        ' ORDER BY stream_id COLLATE "C" LIMIT %s'
+        ") f JOIN ledger_event p ON p.stream_id = f.stream_id AND p.version = f.first - 1"
+        ' ORDER BY p.stream_id COLLATE "C"'
+    )
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute(sql, [start, end, after, PAGE])
+            rows = cursor.fetchall()
+            yield from rows
+            if len(rows) < PAGE:
+                return
+            after = rows[-1][1]
+
+
+# --- read models as CSV ------------------------------------------------------------
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, datetime.datetime):
+        return format_timestamp(value)
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, dict | list):
+        return canonical_json(value).decode()
+    return str(value)
+
+
+def dollars(cents: int | None) -> str:
+    """Exact dollars from integer cents: ``12345`` → ``"123.45"``, ``-5`` → ``"-0.05"``."""
+    if cents is None:
+        return ""
+    sign = "-" if cents < 0 else ""
+    whole, rest = divmod(abs(cents), 100)
+    return f"{sign}{whole}.{rest:02d}"
+
+
+def _csv_rows(queryset: models.QuerySet) -> Iterator[list[str]]:
+    """A header and one row per object: every concrete field in model order;
+    each ``*_cents`` column followed by its ``*_dollars`` twin."""
+    fields = [f for f in queryset.model._meta.concrete_fields]
+    header: list[str] = []
+    for f in fields:
+        header.append(f.attname)
+        if f.attname.endswith("_cents"):
+            header.append(f.attname[: -len("_cents")] + "_dollars")
+    yield header
+    for obj in queryset.order_by("pk").iterator(chunk_size=PAGE):
+        row: list[str] = []
+        for f in fields:
+            value = getattr(obj, f.attname)
+            row.append(_cell(value))
+            if f.attname.endswith("_cents"):
+                row.append(dollars(value))
+        yield row
+
+
+def _read_models(day: datetime.date, start: datetime.datetime, end: datetime.datetime):
+    from django.db.models import Q
+
+    from tables.models import ComplianceFinding, Deck, Finding, Round, Slip, TableDay
+
+    in_use = Q(received_at__lt=end) & (Q(removed_at__isnull=True) | Q(removed_at__gte=start))
+    return [
+        ("rounds.csv", Round.objects.filter(gaming_day=day)),
+        ("findings.csv", Finding.objects.filter(gaming_day=day)),
+        ("slips.csv", Slip.objects.filter(gaming_day=day)),
+        ("table_days.csv", TableDay.objects.filter(gaming_day=day)),
+        ("decks.csv", Deck.objects.filter(in_use)),
+        ("compliance.csv", ComplianceFinding.objects.filter(gaming_day=day)),
+    ]
+
+
+# --- writing --------------------------------------------------------------------------
+
+
+class _HashingWriter:
+    """A binary file that also hashes and counts what is written to it."""
+
+    def __init__(self, path: Path) -> None:
+        self._file = path.open("wb")
+        self.sha256 = hashlib.sha256()
+        self.size = 0
+
+    def write(self, data: bytes) -> None:
+        self._file.write(data)
+        self.sha256.update(data)
+        self.size += len(data)
+
+    def close(self) -> dict[str, Any]:
+        self._file.close()
+        return {"sha256": self.sha256.hexdigest(), "bytes": self.size}
+
+
+def _write_lines(path: Path, lines: Iterable[bytes]) -> dict[str, Any]:
+    writer = _HashingWriter(path)
+    for line in lines:
+        writer.write(line)
+    return writer.close()
+
+
+def _write_csv(path: Path, rows: Iterable[list[str]]) -> dict[str, Any]:
+    writer = _HashingWriter(path)
+    buffer = io.StringIO()
+    table = csv.writer(buffer, lineterminator="\n")
+    for row in rows:
+        table.writerow(row)
+        writer.write(buffer.getvalue().encode())
+        buffer.seek(0)
+        buffer.truncate()
+    return writer.close()
+
+
+def pretty_json(value: Any) -> bytes:
+    return (json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+def static_file(name: str) -> bytes:
+    return resources.files("audit").joinpath("export_files", name).read_bytes()
+
+
+def export_name(day: datetime.date) -> str:
+    return f"pitboss-export-{day.isoformat()}"
+
+
+def export_day(
+    day: datetime.date,
+    out: Path,
+    *,
+    make_zip: bool = False,
+    now: datetime.datetime | None = None,
+) -> Path:
+    """Write the export of ``day`` into ``out/pitboss-export-<day>/`` (sealing
+    the day first if needed) and return that directory; with ``make_zip``
+    also ``out/pitboss-export-<day>.zip``. Refuses a day that no longer
+    matches its seal."""
+    seal = seal_day(day, now=now)
+    report = verify_seal(day)
+    if not report.ok:
+        raise ExportError(
+            f"gaming day {day} no longer matches its seal: " + "; ".join(report.problems)
+        )
+    target = Path(out) / export_name(day)
+    _write_day(day, seal, target)
+    if make_zip:
+        write_zip(target, target.with_suffix(".zip"))
+    return target
+
+
+def _write_day(day: datetime.date, seal: DaySeal, target: Path) -> dict[str, Any]:
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    start, end = day_window(day)
+    files: dict[str, Any] = {}
+    files["events.jsonl"] = _write_lines(
+        target / "events.jsonl", (event_line(row) for row in _day_events(start, end))
+    )
+    files["prior_heads.jsonl"] = _write_lines(
+        target / "prior_heads.jsonl", (event_line(row) for row in _prior_heads(start, end))
+    )
+    for name, queryset in _read_models(day, start, end):
+        files[name] = _write_csv(target / name, _csv_rows(queryset))
+    body = _loads(seal.body)
+    seal_document = {
+        "body": body,
+        "seal_hash": seal.seal_hash,
+        "signature": seal.signature,
+        "signature_algorithm": "Ed25519",
+        "signed_bytes": "canonical JSON of body: sorted keys, separators , and :, UTF-8",
+        "public_key": seal.public_key,
+        "development_key": seal.development_key,
+    }
+    files["seal.json"] = _write_lines(target / "seal.json", [pretty_json(seal_document)])
+    for name in STATIC_FILES:
+        files[name] = _write_lines(target / name, [static_file(name)])
+    manifest = {
+        "format": EXPORT_FORMAT,
+        "gaming_day": day.isoformat(),
+        "seal_hash": seal.seal_hash,
+        "merkle_root": seal.merkle_root,
+        "development_key": seal.development_key,
+        "files": dict(sorted(files.items())),
+    }
+    (target / "manifest.json").write_bytes(pretty_json(manifest))
+    return manifest
+
+
+def export_range(
+    first: datetime.date,
+    last: datetime.date,
+    out: Path,
+    *,
+    make_zip: bool = False,
+    now: datetime.datetime | None = None,
+) -> Path:
+    """Export every day from ``first`` to ``last`` into one directory: a
+    subdirectory per day (each a complete day export) and a top manifest."""
+    if last < first:
+        raise ExportError(f"the range ends ({last}) before it starts ({first})")
+    target = Path(out) / f"pitboss-export-{first.isoformat()}_{last.isoformat()}"
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    days, files = [], {}
+    day = first
+    while day <= last:
+        exported = export_day(day, target, now=now)
+        days.append(exported.name)
+        for path in sorted(exported.iterdir()):
+            files[f"{exported.name}/{path.name}"] = _digest(path)
+        day += datetime.timedelta(days=1)
+    for name in STATIC_FILES:
+        files[name] = _write_lines(target / name, [static_file(name)])
+    manifest = {
+        "format": RANGE_FORMAT,
+        "first_day": first.isoformat(),
+        "last_day": last.isoformat(),
+        "days": days,
+        "files": dict(sorted(files.items())),
+    }
+    (target / "manifest.json").write_bytes(pretty_json(manifest))
+    if make_zip:
+        write_zip(target, target.with_suffix(".zip"))
+    return target
+
+
+def _digest(path: Path) -> dict[str, Any]:
+    sha, size = hashlib.sha256(), 0
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            sha.update(chunk)
+            size += len(chunk)
+    return {"sha256": sha.hexdigest(), "bytes": size}
+
+
+def write_zip(directory: Path, destination: Path) -> Path:
+    """A deterministic zip of ``directory``: sorted entries under the
+    directory's name, fixed timestamps and permissions, deflate level 9."""
+    entries = sorted(p for p in directory.rglob("*") if p.is_file())
+    with zipfile.ZipFile(destination, "w") as archive:
+        for path in entries:
+            name = f"{directory.name}/{path.relative_to(directory).as_posix()}"
+            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3
+            info.external_attr = 0o100644 << 16
+            with path.open("rb") as source, archive.open(info, "w") as sink:
+                shutil.copyfileobj(source, sink, 1 << 20)
+    return destination

@@ -1,0 +1,409 @@
+"""Gaming-day seals: a signed Merkle root over every stream the day touched.
+
+Which events belong to a day. An event belongs to the gaming day whose
+[start, end) bounds (``Casino.gaming_day_bounds``) contain its
+``recorded_at``: the ledger's own clock, never the device's ``occurred_at``.
+A late correction therefore falls into the day it is *recorded*, not the day
+it corrects, and a closed day's set of events can never grow: once the day
+has ended, every new event is recorded in a later day. Within a stream,
+``recorded_at`` never goes backwards (version n+1 is chained onto a committed
+version n), so a stream's events in one day are consecutive versions.
+
+The seal body (``pitboss-day-seal/1``) is a JSON object, signed as canonical
+JSON (``audit.hashing.canonical_json``: sorted keys, no spaces, UTF-8):
+
+* ``merkle_root``: the Merkle Tree Hash of RFC 6962 § 2.1 over the heads of
+  every stream touched that day. A head is the stream's last event of the
+  day; its leaf is ``SHA-256(0x00 || canonical_json({"hash", "stream_id",
+  "version"}))`` and leaves are ordered by ``stream_id`` (code-point order).
+  An inner node is ``SHA-256(0x01 || left || right)`` over the raw 32-byte
+  digests; a list of n > 1 leaves splits at the largest power of two below n;
+  the root of no leaves is ``SHA-256("")``. Each head's hash commits to its
+  whole stream back to genesis through the hash chain.
+* ``previous_seal_hash``: SHA-256 of the canonical JSON of the previous
+  seal's body (the latest earlier sealed day; sixty-four zeros for the first
+  seal), so seals form one chain. The database makes it unique: no fork.
+* ``events``, ``streams``, the window, the casino and ``sealed_at``.
+* ``signing_key``: the Ed25519 public key (base64 of the raw 32 bytes) and
+  whether it is a *development* key (derived from SECRET_KEY with DEBUG on
+  and no LEDGER_SIGNING_KEY; never acceptable to a regulator).
+
+The signature is Ed25519 over the canonical JSON bytes of the body.
+
+Sealing is idempotent (a sealed day returns its seal), refuses a day that
+has not ended, a day whose chains are broken, and a day earlier than one
+already sealed. ``verify_seal`` walks the day again, recomputing every
+event's hash and link, and compares the result with the stored seal.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from audit.hashing import GENESIS_HASH, canonical_json, event_hash, format_timestamp
+from audit.models import DaySeal
+from casino.models import Casino
+
+SEAL_FORMAT = "pitboss-day-seal/1"
+MERKLE_CONSTRUCTION = "RFC 6962 section 2.1 Merkle Tree Hash, SHA-256, leaves sorted by stream_id"
+DEVELOPMENT_KEY_NOTE = "DEVELOPMENT KEY derived from SECRET_KEY: not valid for regulatory use"
+EMPTY_ROOT = hashlib.sha256(b"").hexdigest()
+PAGE = 5000
+
+
+class SealError(Exception):
+    """A seal that cannot be made (the day is open, broken, or out of order)."""
+
+
+# --- the key ------------------------------------------------------------------------
+
+
+def signing_key_problem(raw: str) -> str:
+    """What is wrong with a LEDGER_SIGNING_KEY value ("" when it is usable)."""
+    if not raw:
+        return "is not set"
+    try:
+        decoded = base64.b64decode(raw, validate=True)
+    except (binascii.Error, ValueError):
+        return "is not base64"
+    if len(decoded) != 32:
+        return f"decodes to {len(decoded)} bytes, not the 32 of a raw Ed25519 private key"
+    return ""
+
+
+def signing_key() -> tuple[Ed25519PrivateKey, bool]:
+    """The seal-signing key and whether it is a development key."""
+    raw = settings.LEDGER_SIGNING_KEY
+    if raw:
+        problem = signing_key_problem(raw)
+        if problem:
+            raise ImproperlyConfigured(f"LEDGER_SIGNING_KEY {problem}")
+        return Ed25519PrivateKey.from_private_bytes(base64.b64decode(raw)), False
+    if not settings.DEBUG:
+        raise ImproperlyConfigured(
+            "LEDGER_SIGNING_KEY is not set (system check casino.E002); seals are never "
+            "signed with a development key while DEBUG is off"
+        )
+    seed = hashlib.sha256(
+        b"pitboss development ledger signing key\x00" + settings.SECRET_KEY.encode()
+    )
+    return Ed25519PrivateKey.from_private_bytes(seed.digest()), True
+
+
+def public_key_text(key: Ed25519PrivateKey) -> str:
+    raw = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    return base64.b64encode(raw).decode()
+
+
+def generate_signing_key() -> str:
+    """A fresh LEDGER_SIGNING_KEY value (base64 of 32 random bytes)."""
+    from cryptography.hazmat.primitives.serialization import NoEncryption, PrivateFormat
+
+    key = Ed25519PrivateKey.generate()
+    raw = key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+    return base64.b64encode(raw).decode()
+
+
+# --- the Merkle root ----------------------------------------------------------------
+
+
+def leaf_hash(stream_id: str, version: int, head_hash: str) -> bytes:
+    document = {"hash": head_hash, "stream_id": stream_id, "version": version}
+    return hashlib.sha256(b"\x00" + canonical_json(document)).digest()
+
+
+class MerkleRoot:
+    """RFC 6962 Merkle Tree Hash computed as leaves arrive, in O(log n) memory.
+
+    The stack holds the roots of complete subtrees, largest first; equal
+    sizes merge at once, and the remainder folds right to left at the end,
+    which is exactly the split at the largest power of two below n.
+    """
+
+    def __init__(self) -> None:
+        self._stack: list[tuple[int, bytes]] = []
+        self.count = 0
+
+    def add(self, leaf: bytes) -> None:
+        self.count += 1
+        size, digest = 1, leaf
+        while self._stack and self._stack[-1][0] == size:
+            _, left = self._stack.pop()
+            digest = hashlib.sha256(b"\x01" + left + digest).digest()
+            size *= 2
+        self._stack.append((size, digest))
+
+    def hexdigest(self) -> str:
+        if not self._stack:
+            return EMPTY_ROOT
+        digest = self._stack[-1][1]
+        for _, left in reversed(self._stack[:-1]):
+            digest = hashlib.sha256(b"\x01" + left + digest).digest()
+        return digest.hex()
+
+
+# --- walking a day ------------------------------------------------------------------
+
+
+@dataclass
+class DayWalk:
+    """What one pass over a day's events found."""
+
+    events: int = 0
+    streams: int = 0
+    first_position: int | None = None
+    last_position: int | None = None
+    merkle_root: str = EMPTY_ROOT
+    problems: list[str] = field(default_factory=list)
+
+
+def day_window(day: datetime.date, casino: Casino | None = None) -> tuple[datetime.datetime, ...]:
+    casino = casino or Casino.current()
+    start, end = casino.gaming_day_bounds(day)
+    return start.astimezone(datetime.UTC), end.astimezone(datetime.UTC)
+
+
+_WALK = (
+    "SELECT e.stream_id, e.version, e.position, e.event_type, e.schema_version, e.payload, "
+    "e.metadata, e.occurred_at, e.recorded_at, e.prev_hash, e.hash, p.hash "
+    "FROM ledger_event e LEFT JOIN ledger_event p "
+    "ON p.stream_id = e.stream_id AND p.version = e.version - 1 "
+    "WHERE e.recorded_at >= %s AND e.recorded_at < %s {after} "
+    'ORDER BY e.stream_id COLLATE "C", e.version LIMIT %s'
+)
+
+
+def _day_rows(start: datetime.datetime, end: datetime.datetime) -> Iterator[tuple[Any, ...]]:
+    """The day's events by (stream_id in code-point order, version), keyset-paged,
+    each with the stored hash of the event before it in its stream."""
+    after: tuple[str, int] | None = None
+    with connection.cursor() as cursor:
+        while True:
+            if after is None:
+                cursor.execute(_WALK.format(after=""), [start, end, PAGE])
+            else:
+                cursor.execute(
+                    _WALK.format(
+                        after='AND (e.stream_id COLLATE "C" > %s '
+                        "OR (e.stream_id = %s AND e.version > %s))"
+                    ),
+                    [start, end, after[0], after[0], after[1], PAGE],
+                )
+            rows = cursor.fetchall()
+            yield from rows
+            if len(rows) < PAGE:
+                return
+            after = (rows[-1][0], rows[-1][1])
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def walk_day(day: datetime.date, casino: Casino | None = None) -> DayWalk:
+    """Recompute every hash and link of the day's events and the heads' root."""
+    start, end = day_window(day, casino)
+    walk = DayWalk()
+    root = MerkleRoot()
+    current: tuple[str, int, str] | None = None
+    broken: set[str] = set()
+    for row in _day_rows(start, end):
+        (stream_id, version, position, event_type, schema_version, payload, metadata,
+         occurred_at, recorded_at, prev_hash, stored_hash, before_hash) = row  # fmt: skip
+        walk.events += 1
+        walk.first_position = min(position, walk.first_position or position)
+        walk.last_position = max(position, walk.last_position or position)
+        if current is not None and current[0] != stream_id:
+            root.add(leaf_hash(*current))
+        if current is None or current[0] != stream_id:
+            walk.streams += 1
+        current = (stream_id, version, stored_hash)
+        if stream_id in broken:
+            continue
+        expected_prev = GENESIS_HASH if version == 1 else before_hash
+        problem = ""
+        if expected_prev is None:
+            problem = f"version {version - 1} is missing: an event was removed"
+        elif prev_hash != expected_prev:
+            problem = "prev_hash does not match the previous event's hash"
+        elif stored_hash != event_hash(
+            stream_id=stream_id,
+            version=version,
+            event_type=event_type,
+            schema_version=schema_version,
+            payload=_json(payload),
+            metadata=_json(metadata),
+            occurred_at=occurred_at,
+            recorded_at=recorded_at,
+            prev_hash=prev_hash,
+        ):
+            problem = "content altered: the recomputed hash differs from the stored one"
+        if problem:
+            broken.add(stream_id)
+            walk.problems.append(
+                f"stream {stream_id} version {version} (position {position}): {problem}"
+            )
+    if current is not None:
+        root.add(leaf_hash(*current))
+    walk.merkle_root = root.hexdigest()
+    return walk
+
+
+# --- sealing ------------------------------------------------------------------------
+
+
+def seal_hash(body: dict[str, Any]) -> str:
+    return hashlib.sha256(canonical_json(body)).hexdigest()
+
+
+def seal_day(day: datetime.date, *, now: datetime.datetime | None = None) -> DaySeal:
+    """Seal ``day`` (or return its existing seal: sealing is idempotent)."""
+    existing = DaySeal.objects.filter(gaming_day=day).first()
+    if existing is not None:
+        return existing
+    casino = Casino.current()
+    now = now or timezone.now()
+    start, end = day_window(day, casino)
+    if now < end:
+        raise SealError(
+            f"gaming day {day} is still open until {format_timestamp(end)}; "
+            "a day is sealed once it has ended"
+        )
+    later = DaySeal.objects.filter(gaming_day__gt=day).order_by("gaming_day").first()
+    if later is not None:
+        raise SealError(
+            f"gaming day {later.gaming_day} is already sealed; seals form one chain "
+            f"in day order, so {day} can no longer be sealed"
+        )
+    walk = walk_day(day, casino)
+    if walk.problems:
+        raise SealError(f"gaming day {day} has broken hash chains: " + "; ".join(walk.problems))
+    previous = DaySeal.objects.filter(gaming_day__lt=day).order_by("-gaming_day").first()
+    key, development = signing_key()
+    signing: dict[str, Any] = {
+        "algorithm": "Ed25519",
+        "public_key": public_key_text(key),
+        "development": development,
+    }
+    if development:
+        signing["note"] = DEVELOPMENT_KEY_NOTE
+    body = {
+        "format": SEAL_FORMAT,
+        "casino": casino.name,
+        "gaming_day": day.isoformat(),
+        "window": {
+            "start": format_timestamp(start),
+            "end": format_timestamp(end),
+            "time_zone": casino.time_zone,
+            "gaming_day_starts_at": casino.gaming_day_starts_at.isoformat(),
+            "membership": "recorded_at in [start, end)",
+        },
+        "events": walk.events,
+        "streams": walk.streams,
+        "first_position": walk.first_position,
+        "last_position": walk.last_position,
+        "merkle_construction": MERKLE_CONSTRUCTION,
+        "merkle_root": walk.merkle_root,
+        "previous_gaming_day": previous.gaming_day.isoformat() if previous else None,
+        "previous_seal_hash": previous.seal_hash if previous else GENESIS_HASH,
+        "signing_key": signing,
+        "sealed_at": format_timestamp(now),
+    }
+    signature = base64.b64encode(key.sign(canonical_json(body))).decode()
+    try:
+        with transaction.atomic():
+            return DaySeal.objects.create(
+                gaming_day=day,
+                body=body,
+                seal_hash=seal_hash(body),
+                merkle_root=walk.merkle_root,
+                previous_seal_hash=body["previous_seal_hash"],
+                signature=signature,
+                public_key=signing["public_key"],
+                development_key=development,
+                sealed_at=now,
+                event_count=walk.events,
+                stream_count=walk.streams,
+            )
+    except IntegrityError:
+        # Another sealer won: the same day (return it) or a neighbour (retry).
+        existing = DaySeal.objects.filter(gaming_day=day).first()
+        if existing is not None:
+            return existing
+        raise SealError(f"another seal was written while sealing {day}; seal it again") from None
+
+
+# --- verifying ----------------------------------------------------------------------
+
+
+@dataclass
+class SealReport:
+    gaming_day: datetime.date
+    problems: list[str] = field(default_factory=list)
+    events: int = 0
+    streams: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def verify_signature(body: dict[str, Any], signature: str, public_key: str) -> bool:
+    try:
+        key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key))
+        key.verify(base64.b64decode(signature), canonical_json(body))
+    except (InvalidSignature, ValueError, binascii.Error):
+        return False
+    return True
+
+
+def verify_seal(day: datetime.date) -> SealReport:
+    """Recompute the day and compare it with its seal; every difference named."""
+    report = SealReport(day)
+    seal = DaySeal.objects.filter(gaming_day=day).first()
+    if seal is None:
+        report.problems.append(f"gaming day {day} is not sealed")
+        return report
+    body = _json(seal.body)
+    if seal_hash(body) != seal.seal_hash:
+        report.problems.append("the stored seal body does not hash to its seal_hash")
+    if not verify_signature(body, seal.signature, body["signing_key"]["public_key"]):
+        report.problems.append("the seal's Ed25519 signature does not verify")
+    if body["signing_key"]["public_key"] != seal.public_key:
+        report.problems.append("the seal's public key differs from the signed one")
+    previous = DaySeal.objects.filter(gaming_day__lt=day).order_by("-gaming_day").first()
+    expected_previous = previous.seal_hash if previous else GENESIS_HASH
+    if body["previous_seal_hash"] != expected_previous:
+        report.problems.append("the previous seal hash does not match the previous sealed day")
+    walk = walk_day(day)
+    report.events, report.streams = walk.events, walk.streams
+    report.problems.extend(walk.problems)
+    if walk.merkle_root != body["merkle_root"]:
+        report.problems.append(
+            f"Merkle root of the day's stream heads is {walk.merkle_root[:16]}…, "
+            f"the seal says {body['merkle_root'][:16]}…"
+        )
+    if (walk.events, walk.streams) != (body["events"], body["streams"]):
+        report.problems.append(
+            f"the day now holds {walk.events} events in {walk.streams} streams; "
+            f"the seal says {body['events']} in {body['streams']}"
+        )
+    return report
