@@ -203,8 +203,10 @@ def worker_command(day: datetime.date, workers: int) -> dict[str, Any]:
     its pool workers (peak RSS of the largest, CPU of all)."""
     import resource
 
+    # --skip-checks: the deployment checks (e.g. casino.E002, a signing key
+    # for the day seals) are not replay's concern and the bench has no key.
     command = [sys.executable, "manage.py", "replay", "--gaming-day", str(day),
-               "--workers", str(workers), "--no-progress"]
+               "--workers", str(workers), "--no-progress", "--skip-checks"]
     started = time.perf_counter()
     done = subprocess.run(command, cwd=PROJECT_ROOT, capture_output=True, text=True,  # noqa: S603
                           check=False)
@@ -554,7 +556,8 @@ def _run(options: argparse.Namespace, url: str) -> int:
     fan = None
     if options.workers > 1:
         print(f"\n3. fan-out: manage.py replay --gaming-day {day_b.gaming_day} --workers "
-              f"{options.workers} --no-progress (split_rounds into {options.workers * 8} "
+              f"{options.workers} --no-progress --skip-checks (split_rounds into "
+              f"{options.workers * 8} "
               "shards, multiprocessing fork pool)")
         fan = run_worker(url, "command", "--day", str(day_b.gaming_day),
                          "--workers", str(options.workers))
