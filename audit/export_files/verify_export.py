@@ -82,6 +82,18 @@ def check_files(directory, manifest, label):
     listed = manifest.get("files")
     if not isinstance(listed, dict) or not listed:
         raise Inconsistent(f"{label}manifest.json: no file list")
+    for name, entry in listed.items():
+        if (
+            not isinstance(entry, dict)
+            or sorted(entry) != ["bytes", "sha256"]
+            or type(entry["bytes"]) is not int
+            or not isinstance(entry["sha256"], str)
+            or len(entry["sha256"]) != 64
+            or entry["sha256"].strip("0123456789abcdef")
+            or name.startswith("/")
+            or ".." in name.split("/")
+        ):
+            raise Inconsistent(f"{label}manifest.json: the entry for {name!r} is malformed")
     for name in sorted(listed):
         entry = listed[name]
         path = directory / name
@@ -93,7 +105,10 @@ def check_files(directory, manifest, label):
                 f"{label}{name}: {size} bytes, manifest.json says {entry.get('bytes')}"
             )
         if digest != entry.get("sha256"):
-            raise Inconsistent(f"{label}{name}: SHA-256 {digest} differs from manifest.json")
+            raise Inconsistent(
+                f"{label}{name}: SHA-256 {digest} differs from manifest.json "
+                f"(the file or manifest.json was changed)"
+            )
     present = {p.relative_to(directory).as_posix() for p in directory.rglob("*") if p.is_file()}
     unlisted = sorted(present - set(listed) - {"manifest.json"})
     if unlisted:
@@ -244,8 +259,20 @@ def check_events(directory, body, label):
     say(f"ok   {label}Merkle root of {len(leaves)} stream heads equals the seal's {root}")
 
 
+DAY_KEYS = ["development_key", "files", "format", "gaming_day", "merkle_root", "seal_hash"]
+RANGE_KEYS = ["days", "files", "first_day", "format", "last_day"]
+
+
+def check_keys(manifest, expected, label):
+    if sorted(manifest) != expected:
+        raise Inconsistent(f"{label}manifest.json: unexpected fields {sorted(manifest)}")
+
+
 def verify_day(directory, label, require_signature):
     manifest = load_json_file(directory / "manifest.json", f"{label}manifest.json")
+    if manifest.get("format") != "pitboss-day-export/1":
+        raise Inconsistent(f"{label}manifest.json: unknown export format")
+    check_keys(manifest, DAY_KEYS, label)
     check_files(directory, manifest, label)
     body = check_seal(directory, manifest, label, require_signature)
     check_events(directory, body, label)
@@ -260,6 +287,7 @@ def verify(directory, require_signature=False):
         return
     if manifest.get("format") != "pitboss-range-export/1":
         raise Inconsistent(f"manifest.json: unknown export format {manifest.get('format')!r}")
+    check_keys(manifest, RANGE_KEYS, "")
     check_files(directory, manifest, "")
     previous = None
     for name in manifest["days"]:
