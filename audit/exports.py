@@ -44,7 +44,7 @@ from audit.registry import (
     register_event_type,
     register_stream_kind,
 )
-from audit.seals import day_window, seal_day, verify_seal
+from audit.seals import day_window, seal_day, streamed, verify_seal
 
 EXPORT_FORMAT = "pitboss-day-export/1"
 RANGE_FORMAT = "pitboss-range-export/1"
@@ -135,15 +135,25 @@ def event_line(row: tuple[Any, ...]) -> bytes:
 
 
 def _day_events(start: datetime.datetime, end: datetime.datetime) -> Iterator[tuple[Any, ...]]:
-    """The day's events in global order, keyset-paged on position."""
-    after = 0
-    sql = (
-        f"SELECT {_EVENT_COLUMNS} FROM ledger_event WHERE position > %s "
-        "AND recorded_at >= %s AND recorded_at < %s ORDER BY position LIMIT %s"
-    )
+    """The day's events in global order, keyset-paged on position between the
+    first and last position recorded in the window (found through the
+    ``recorded_at`` index), so a page never scans the rest of the ledger."""
     with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT min(position), max(position) FROM ledger_event "
+            "WHERE recorded_at >= %s AND recorded_at < %s",
+            [start, end],
+        )
+        first, last = cursor.fetchone()
+        if first is None:
+            return
+        sql = (
+            f"SELECT {_EVENT_COLUMNS} FROM ledger_event WHERE position > %s AND position <= %s "
+            "AND recorded_at >= %s AND recorded_at < %s ORDER BY position LIMIT %s"
+        )
+        after = first - 1
         while True:
-            cursor.execute(sql, [after, start, end, PAGE])
+            cursor.execute(sql, [after, last, start, end, PAGE])
             rows = cursor.fetchall()
             yield from rows
             if len(rows) < PAGE:
@@ -153,25 +163,16 @@ def _day_events(start: datetime.datetime, end: datetime.datetime) -> Iterator[tu
 
 def _prior_heads(start: datetime.datetime, end: datetime.datetime) -> Iterator[tuple[Any, ...]]:
     """For each stream whose first event of the day is not its first, the
-    event just before the day, by stream_id (code-point order), keyset-paged."""
-    after = ""
+    event just before the day, by stream_id (code-point order)."""
     sql = (
         f"SELECT {', '.join('p.' + c for c in _EVENT_COLUMNS.split(', '))} FROM ("
         " SELECT stream_id, min(version) AS first FROM ledger_event"
-        ' WHERE recorded_at >= %s AND recorded_at < %s AND stream_id COLLATE "C" > %s'
+        " WHERE recorded_at >= %s AND recorded_at < %s"
         " GROUP BY stream_id HAVING min(version) > 1"
-        ' ORDER BY stream_id COLLATE "C" LIMIT %s'
         ") f JOIN ledger_event p ON p.stream_id = f.stream_id AND p.version = f.first - 1"
         ' ORDER BY p.stream_id COLLATE "C"'
     )
-    with connection.cursor() as cursor:
-        while True:
-            cursor.execute(sql, [start, end, after, PAGE])
-            rows = cursor.fetchall()
-            yield from rows
-            if len(rows) < PAGE:
-                return
-            after = rows[-1][1]
+    return streamed(sql, [start, end])
 
 
 # --- read models as CSV ------------------------------------------------------------

@@ -275,3 +275,13 @@ def test_an_event_line_is_canonical_json_of_the_stored_row(days):
     line = event_line(row)
     assert line.endswith(b"\n") and b'"payload":{"a":"\xc3\xa9","b":1}' in line
     assert datetime.date.fromisoformat(json.loads(line)["recorded_at"][:10]) == AFTER.date()
+
+
+def test_pages_of_any_size_give_the_same_export(exported, tmp_path, monkeypatch):
+    from audit import exports, seals
+
+    monkeypatch.setattr(exports, "PAGE", 7)
+    monkeypatch.setattr(seals, "PAGE", 3)
+    paged = export_day(DAY, tmp_path / "paged", now=AFTER)
+    assert _files(paged) == _files(exported)
+    assert seals.verify_seal(DAY).ok
