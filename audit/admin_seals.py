@@ -2,7 +2,6 @@
 
 from django.contrib import admin
 
-from audit import exports  # noqa: F401  (registers the audit.export_downloaded event type)
 from audit.admin import ReadOnlyAdmin
 from audit.models import DaySeal
 

@@ -6,5 +6,6 @@ class AuditConfig(AppConfig):
     verbose_name = "Audit ledger"
 
     def ready(self) -> None:
-        # Register the ledger's own event types and projections.
-        from audit import event_types, projections  # noqa: F401
+        # Register the ledger's own event types, projections and the export
+        # download events.
+        from audit import event_types, exports, projections  # noqa: F401
