@@ -376,7 +376,15 @@ def _criss_cross_exact(rules, pair_of_tens, exact_classes, processes):
     arguments = [(pays.ante, pays.bet, hole) for hole, _ in classes]
     if processes > 1:
         with multiprocessing.get_context("spawn").Pool(processes) as pool:
-            results = pool.map(parsheet_exact.solve_class, arguments)
+            # Suited classes (about ten times the work) first, one class per task.
+            order = sorted(
+                range(len(arguments)),
+                key=lambda i: arguments[i][2][0].suit != arguments[i][2][1].suit,
+            )
+            solved = pool.map(parsheet_exact.solve_class, [arguments[i] for i in order], 1)
+            results = [None] * len(arguments)
+            for i, item in zip(order, solved, strict=True):
+                results[i] = item
     else:
         results = [parsheet_exact.solve_class(item) for item in arguments]
     game = parsheet_exact.ExactGame(
