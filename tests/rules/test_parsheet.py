@@ -495,7 +495,7 @@ EXACT_GAME = {
 @pytest.mark.slow
 @pytest.mark.skipif(
     not os.environ.get("PARSHEET_EXACT_FULL"),
-    reason="full exact solve takes minutes; set PARSHEET_EXACT_FULL=1 to run it",
+    reason="full exact solve, single process (minutes); set PARSHEET_EXACT_FULL=1 to run it",
 )
 @pytest.mark.parametrize("key", list(EXACT_GAME))
 def test_674a_11_h_exact_whole_game_figures(key):
@@ -510,7 +510,7 @@ def test_674a_11_h_exact_whole_game_figures(key):
 @pytest.mark.slow
 @pytest.mark.skipif(
     not os.environ.get("PARSHEET_EXACT_FULL"),
-    reason="a simulation precise enough takes minutes; set PARSHEET_EXACT_FULL=1 to run it",
+    reason="20,000 simulated rounds (10 s or more); set PARSHEET_EXACT_FULL=1 to run it",
 )
 def test_674a_11_h_exact_edge_lies_in_the_simulated_confidence_interval():
     # The simulated strategy (CrissCrossOptimal, calibrated as the command does
