@@ -6,7 +6,6 @@ result is checked against an independent computation, not against the module.
 
 from __future__ import annotations
 
-import os
 import random
 from collections import Counter
 from decimal import Decimal
@@ -476,48 +475,46 @@ def test_592_12_b_paying_a_pair_of_10s_raises_the_exact_value_of_tens():
     assert paid.middle[0] <= push.middle[0]
 
 
-# Exact whole-game figures, one position, Five Card Bonus excluded, computed by
-# `manage.py parsheet criss_cross_poker --exact` (a few minutes on two cores).
-EXACT_GAME = {
-    (PA_674A_2019.id, None): (Fraction(579_091, 13_378_456), Fraction(43_431_825, 2_941_835_792)),
-    (PA_592_2014.id, PairOfTensMiddleBets.PUSH): (
-        Fraction(579_091, 13_378_456),
-        Fraction(43_431_825, 2_941_835_792),
-    ),
-    # 592.12(b) read as paying a pair of 10s 1 to 1: the player has the edge.
-    (PA_592_2014.id, PairOfTensMiddleBets.PAY_1_TO_1): (
-        Fraction(-339_430_603, 7_023_689_400),
-        Fraction(-339_430_603, 20_866_586_930),
-    ),
-}
+# Exact whole-game figures, one position, Five Card Bonus excluded, as
+# `manage.py parsheet criss_cross_poker --exact` prints them.
+EXACT_674A = (Fraction(579_091, 13_378_456), Fraction(43_431_825, 2_941_835_792))
+# 592.12(b) read as paying a pair of 10s 1 to 1: the player has the edge.
+EXACT_592_PAYING_TENS = (Fraction(-339_430_603, 7_023_689_400),
+                         Fraction(-339_430_603, 20_866_586_930))  # fmt: skip
+
+
+def test_592_12_b_read_as_a_push_has_exactly_the_674a_pay_tables():
+    # So its whole-game figures are the 674a ones, solved once below.
+    push = parsheet.CrissCrossPays.of(PA_592_2014, PairOfTensMiddleBets.PUSH)
+    final = parsheet.CrissCrossPays.of(PA_674A_2019)
+    assert (push.ante, push.bet) == (final.ante, final.bet)
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(
-    not os.environ.get("PARSHEET_EXACT_FULL"),
-    reason="full exact solve, single process (minutes); set PARSHEET_EXACT_FULL=1 to run it",
+@pytest.mark.parametrize(
+    ("ruleset", "tens", "expected"),
+    [(PA_674A_2019, None, EXACT_674A),
+     (PA_592_2014, PairOfTensMiddleBets.PAY_1_TO_1, EXACT_592_PAYING_TENS)],  # fmt: skip
+    ids=["674a", "592-paying-tens"],
 )
-@pytest.mark.parametrize("key", list(EXACT_GAME))
-def test_674a_11_h_exact_whole_game_figures(key):
-    ruleset = {PA_674A_2019.id: PA_674A_2019, PA_592_2014.id: PA_592_2014}[key[0]]
-    pays = parsheet.CrissCrossPays.of(ruleset, key[1])
-    game = parsheet_exact.solve_game(pays.ante, pays.bet)
-    assert (game.house_edge, game.element_of_risk) == EXACT_GAME[key]
+def test_674a_11_h_exact_whole_game_figures(ruleset, tens, expected):
+    import multiprocessing
+
+    pays = parsheet.CrissCrossPays.of(ruleset, tens)
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        game = parsheet_exact.solve_game(pays.ante, pays.bet, pool.imap)
+    assert (game.house_edge, game.element_of_risk) == expected
     assert sum(game.across_frequency) == 1
     assert sum(game.down_frequency) == 1 - game.across_frequency[0]
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(
-    not os.environ.get("PARSHEET_EXACT_FULL"),
-    reason="20,000 simulated rounds (10 s or more); set PARSHEET_EXACT_FULL=1 to run it",
-)
 def test_674a_11_h_exact_edge_lies_in_the_simulated_confidence_interval():
     # The simulated strategy (CrissCrossOptimal, calibrated as the command does
     # by default) is exact only at the Middle Bet, so its expected edge is at
     # least the exact optimum; its interval must contain the exact figure.
     # Uncalibrated, its Across fold rule is far too cautious (about 22 %).
-    edge, risk = EXACT_GAME[PA_674A_2019.id, None]
+    edge, risk = EXACT_674A
     pays = parsheet.CrissCrossPays.of(PA_674A_2019)
     strategy = parsheet.CrissCrossOptimal(pays)
     rng = random.Random(1)  # as `parsheet criss_cross_poker --rounds 20000 --seed 1`
