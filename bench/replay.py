@@ -254,7 +254,7 @@ def worker_engine(day: datetime.date, sample_rounds: int, repeats: int) -> dict[
     rounds of ``day`` (read once through ``iter_round_events``)."""
     import orjson
 
-    from audit.storage import _decoder
+    from audit.storage import decode_facts
     from tables.rules import replay as engine_replay
     from tables.rules.events import ROUND_EVENT_TYPES
     from tables.verification import RoundSelection, iter_round_events, rounds_of, verify_round
@@ -268,16 +268,13 @@ def worker_engine(day: datetime.date, sample_rounds: int, repeats: int) -> dict[
     # The rows as the server sends them (JSON as text), for the reader's decode.
     dumps = orjson.dumps
     rows = [(e.position, e.stream_id, e.version, e.event_type, e.schema_version,
-             dumps(e.payload).decode(), dumps(e.metadata).decode(), e.occurred_at,
-             e.recorded_at, e.prev_hash, e.hash) for e in recorded]
+             dumps(e.payload).decode(), e.occurred_at) for e in recorded]
     typed = [[ROUND_EVENT_TYPES[e.event_type].from_payload(e.payload) for e in events]
              for _, events in grouped]
     replay = engine_replay.replay
 
     def decode_rows() -> None:
-        decode = _decoder()
-        for row in rows:
-            decode(row)
+        decode_facts(rows, typed_times=True)
 
     def from_payloads() -> None:
         for _, events in grouped:
