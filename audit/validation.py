@@ -102,21 +102,21 @@ def validate(stream_id: str, events: Sequence[NewEvent], actor: Actor) -> None:
         raise errors.MalformedSubmission("at least one event is required", field="events")
     if len(events) > MAX_BATCH:
         raise errors.MalformedSubmission(f"at most {MAX_BATCH} events per append", field="events")
+    allowed: dict[str, bool] = {}  # per event type: the stream kind and the role
     for index, event in enumerate(events):
-        where = f"events[{index}]"
         event_type = REGISTRY.event_types.get(event.event_type)
         if event_type is None:
             raise errors.SchemaViolation(
-                f"unknown event type {event.event_type!r}", field=f"{where}.type"
+                f"unknown event type {event.event_type!r}", field=f"events[{index}].type"
             )
-        if not kind.accepts_type(event.event_type):
+        if event.event_type not in allowed and not kind.accepts_type(event.event_type):
             raise errors.SchemaViolation(
                 f"a {kind.name} stream does not accept {event.event_type} events",
-                field=f"{where}.type",
+                field=f"events[{index}].type",
             )
-        refused = _unstorable(event.payload, f"{where}.payload") or _unstorable(
-            dict(event.metadata), f"{where}.metadata"
-        )
+        refused = _unstorable(event.payload, f"events[{index}].payload")
+        if refused is None and event.metadata:
+            refused = _unstorable(dict(event.metadata), f"events[{index}].metadata")
         if refused:
             raise errors.SchemaViolation(refused[1], field=refused[0])
         try:
@@ -124,7 +124,7 @@ def validate(stream_id: str, events: Sequence[NewEvent], actor: Actor) -> None:
             if event_type.check is not None:
                 event_type.check(event.payload)
         except fastjsonschema.JsonSchemaValueException as error:
-            field_path = error.name.replace("data", f"{where}.payload", 1)
+            field_path = error.name.replace("data", f"events[{index}].payload", 1)
             raise errors.SchemaViolation(
                 f"{field_path}: {error.message.removeprefix(error.name + ' ')} "
                 f"(schema rule: {error.rule})",
@@ -133,24 +133,28 @@ def validate(stream_id: str, events: Sequence[NewEvent], actor: Actor) -> None:
         except ValueError as error:
             message = str(error)
             field_name = message.split(":", 1)[0] if ":" in message else ""
+            where = f"events[{index}].payload"
             raise errors.SchemaViolation(
-                f"{where}.payload.{message}",
-                field=f"{where}.payload.{field_name}" if field_name else f"{where}.payload",
+                f"{where}.{message}", field=f"{where}.{field_name}" if field_name else where
             ) from error
-        unknown = set(event.metadata) - CLIENT_METADATA_KEYS
-        if unknown:
-            raise errors.SchemaViolation(
-                f"metadata may only carry {sorted(CLIENT_METADATA_KEYS)}; got {sorted(unknown)}",
-                field=f"{where}.metadata",
-            )
+        if event.metadata:
+            unknown = set(event.metadata) - CLIENT_METADATA_KEYS
+            if unknown:
+                allowed_keys = sorted(CLIENT_METADATA_KEYS)
+                raise errors.SchemaViolation(
+                    f"metadata may only carry {allowed_keys}; got {sorted(unknown)}",
+                    field=f"events[{index}].metadata",
+                )
         if event.occurred_at is not None and event.occurred_at.tzinfo is None:
             raise errors.SchemaViolation(
-                "occurred_at must carry a time zone", field=f"{where}.occurred_at"
+                "occurred_at must carry a time zone", field=f"events[{index}].occurred_at"
             )
-        if not may_append(actor, event.event_type):
+        if event.event_type not in allowed:
+            allowed[event.event_type] = may_append(actor, event.event_type)
+        if not allowed[event.event_type]:
             raise errors.Forbidden(
                 f"role(s) {sorted(actor.roles) or ['none']} may not append {event.event_type}",
-                field=f"{where}.type",
+                field=f"events[{index}].type",
             )
 
 
