@@ -8,6 +8,7 @@ PostgreSQL superuser can bypass these (session_replication_role = replica);
 the hash chain makes even that evident.
 """
 
+from django.core.exceptions import ImproperlyConfigured
 from django.db import migrations
 
 APPEND_ONLY_TABLES = ["ledger_event", "ledger_idempotency", "ledger_rejected"]
@@ -46,7 +47,10 @@ def install(apps, schema_editor):
                         f"{table} is refused; record a correction event instead'); END"
                     )
         else:
-            raise NotImplementedError(f"no append-only triggers for {connection.vendor}")
+            raise ImproperlyConfigured(
+                f"the ledger runs on PostgreSQL or SQLite, not {connection.vendor}: no "
+                "append-only triggers for it"
+            )
         cursor.execute("INSERT INTO ledger_head (id, position) VALUES (1, 0)")
 
 

@@ -3,6 +3,7 @@
 """Day seals (audit.seals), append-only like the ledger: the database refuses
 UPDATE, DELETE and TRUNCATE on them (the same trigger function as 0002)."""
 
+from django.core.exceptions import ImproperlyConfigured
 from django.db import migrations, models
 
 TABLE = "ledger_day_seal"
@@ -28,7 +29,10 @@ def install(apps, schema_editor):
                     f"{TABLE} is refused'); END"
                 )
         else:
-            raise NotImplementedError(f"no append-only triggers for {connection.vendor}")
+            raise ImproperlyConfigured(
+                f"the ledger runs on PostgreSQL or SQLite, not {connection.vendor}: no "
+                "append-only triggers for it"
+            )
 
 
 def uninstall(apps, schema_editor):
