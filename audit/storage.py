@@ -314,6 +314,14 @@ def read_columns(alias: str = "") -> str:
     )
 
 
+def _parse_time(value: Any) -> datetime:
+    """A timestamp from SQLite: text, or a naive datetime where Django's
+    converters already parsed it; stored in UTC either way."""
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    return datetime.fromisoformat(value).replace(tzinfo=UTC)
+
+
 def _decoder() -> Any:
     """Turn a raw row into a RecordedEvent, upcasting old payloads."""
     upcast = REGISTRY.upcast
@@ -321,11 +329,7 @@ def _decoder() -> Any:
     loads = _loads_json
     make = RecordedEvent
     typed_times = connection.vendor == "postgresql"
-
-    def parse_time(value: Any) -> datetime:
-        if isinstance(value, datetime):
-            return value if value.tzinfo else value.replace(tzinfo=UTC)
-        return datetime.fromisoformat(value).replace(tzinfo=UTC)
+    parse_time = _parse_time
 
     def decode(row: tuple[Any, ...]) -> RecordedEvent:
         (position, stream_id, version, event_type, schema_version, payload, metadata,
@@ -402,7 +406,7 @@ def decode_facts(rows: Sequence[tuple[Any, ...]], *, typed_times: bool) -> list[
         if schema_version != current.get(event_type, schema_version):
             schema_version, payload = upcast(event_type, schema_version, payload)
         if not typed_times:
-            occurred = datetime.fromisoformat(occurred).replace(tzinfo=UTC)
+            occurred = _parse_time(occurred)
         facts.append(
             EventFacts(position, stream_id, version, event_type, schema_version, payload, occurred)
         )

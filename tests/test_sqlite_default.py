@@ -45,3 +45,5 @@ def test_the_embedded_default_runs_on_sqlite(tmp_path):
     _manage("migrate", "-v0", env=env)
     assert "sqlite-ok sqlite" in _manage("shell", "-c", CHECK, env=env)
     assert "every hash chain intact" in _manage("verify_ledger", "--no-progress", env=env)
+    replayed = _manage("replay", "--no-progress", "--gaming-day", "2024-05-01", env=env)
+    assert "Replayed 20 rounds" in replayed
