@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from audit.ledger import RecordedEvent, read_all
+from audit.ledger import RecordedEvent, head_position, read_all
 from audit.models import ProjectionCheckpoint, StreamIndex
 
 
@@ -39,20 +39,34 @@ def register(projection: Projection) -> Projection:
 def run(
     projection: Projection, *, batch_size: int = 2000, progress: Callable[[int], None] | None = None
 ) -> int:
-    """Apply every event after the checkpoint; returns how many were applied."""
+    """Apply every event after the checkpoint; returns how many were applied.
+
+    A projection that follows a few event types also moves its checkpoint
+    past the events it skips (up to the head seen when it started: positions
+    are commit-ordered, so everything up to there is visible), or every run
+    would scan the whole ledger after its last interesting event again.
+    """
     applied = 0
     types = sorted(projection.event_types) if projection.event_types is not None else None
+    head = head_position()
     while True:
         with transaction.atomic():
             checkpoint, _ = ProjectionCheckpoint.objects.select_for_update().get_or_create(
                 name=projection.name
             )
             batch = read_all(after=checkpoint.position, limit=batch_size, event_types=types)
-            if not batch:
-                return applied
-            projection.apply(batch)
-            checkpoint.position = batch[-1].position
-            checkpoint.save(update_fields=["position", "updated_at"])
+            if batch:
+                projection.apply(batch)
+            reached = (
+                batch[-1].position
+                if len(batch) == batch_size
+                else max(head, batch[-1].position if batch else 0)
+            )
+            if reached > checkpoint.position:
+                checkpoint.position = reached
+                checkpoint.save(update_fields=["position", "updated_at"])
+        if not batch:
+            return applied
         applied += len(batch)
         if progress is not None:
             progress(len(batch))

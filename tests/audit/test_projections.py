@@ -50,3 +50,10 @@ def test_a_rebuild_from_scratch_gives_identical_rows(name):
     before = _rows()
     call_command("rebuild_projection", name, "--no-progress")
     assert _rows() == before
+
+
+def test_a_projection_of_other_types_still_moves_its_checkpoint_to_the_head():
+    rounds = projections.PROJECTIONS["tables.rounds"]
+    append(new_stream(), [counted(1, i) for i in range(3)], expected_version=0, actor=SYSTEM)
+    assert projections.run(rounds) == 0
+    assert ProjectionCheckpoint.objects.get(name=rounds.name).position == head_position()
