@@ -7,4 +7,4 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         # Register round event types, the round stream kind and projections.
-        from tables import compliance, decks, projections, round_events, table_day  # noqa: F401
+        from tables import compliance, count, decks, projections, round_events, table_day  # noqa: F401
