@@ -303,13 +303,12 @@ def _loads_json(data: Any) -> Any:
 # --- reading -------------------------------------------------------------------
 
 
-def read_columns(alias: str = "") -> str:
+def read_columns() -> str:
     """The columns a reader selects, in ``RecordedEvent`` order. JSON comes
     back as text on every backend and is decoded once, by orjson."""
-    prefix = f"{alias}." if alias else ""
     cast = "::text" if connection.vendor == "postgresql" else ""
     return ", ".join(
-        f"{prefix}{column}{cast if column in ('payload', 'metadata') else ''}"
+        f"{column}{cast if column in ('payload', 'metadata') else ''}"
         for column in COLUMNS.replace(" ", "").split(",")
     )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 
 _SUITS = {
     "c": ("♣", "#1b1b1b"),
@@ -41,7 +41,3 @@ def card_svg(card: str | None, *, width: int = 44) -> str:
         colour,
         symbol,
     )
-
-
-def cards_svg(cards: list[str | None]) -> str:
-    return format_html_join("", "{}", ((card_svg(card),) for card in cards))
