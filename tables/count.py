@@ -22,7 +22,6 @@ by the bill denominations below, chips by ``Casino.chip_denominations_cents``.
 from __future__ import annotations
 
 import datetime
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -41,11 +40,12 @@ from tables.models import Table
 from tables.table_day import (
     OPENED,
     USERNAME,
-    _check_denominations,
-    _check_keys,
-    _check_person,
-    _check_signed_by_actor,
-    _refuse,
+    check_denominations,
+    check_keys,
+    check_person,
+    check_signed_by_actor,
+    parse_table_day_key,
+    refuse,
     table_stream_id,
     total_cents,
 )
@@ -62,8 +62,6 @@ COUNTS = frozenset({ENTERED, RECOUNT})
 CURRENCY_DENOMINATIONS_CENTS = (100, 200, 500, 1000, 2000, 5000, 10000)
 #: Who may count and verify a drop.
 COUNTERS = frozenset({Role.FINANCE.value, Role.SHIFT_SUPERVISOR.value})
-
-_COUNT_KEY = re.compile(r"^(?P<table_id>[A-Za-z0-9_-]{1,50}):(?P<day>\d{4}-\d{2}-\d{2})$")
 
 
 def count_stream_id(table_id: str, gaming_day: datetime.date | str) -> str:
@@ -96,7 +94,7 @@ for _name, _description, _properties in _TYPES:
             version=1,
             description=_description,
             schema=object_schema(_properties, description=_description),
-            check=_check_keys("currency", "chips") if "currency" in _properties else None,
+            check=check_keys("currency", "chips") if "currency" in _properties else None,
         )
     )
 
@@ -164,27 +162,11 @@ def latest_verified_count(table_id: str, gaming_day: datetime.date | str) -> Cou
 # --- the policy -------------------------------------------------------------------------
 
 
-def _parse_count_key(stream_id: str) -> tuple[str, datetime.date]:
-    match = _COUNT_KEY.match(stream_id.partition(":")[2])
-    day = None
-    if match:
-        try:
-            day = datetime.date.fromisoformat(match["day"])
-        except ValueError:
-            day = None
-    if match is None or day is None:
-        _refuse(
-            f"a count stream is count:<table id>:<gaming day YYYY-MM-DD>; {stream_id!r} is not",
-            "stream_id",
-        )
-    return match["table_id"], day
-
-
 def _check_currency(currency: Mapping[str, int], field_name: str) -> None:
     allowed = {str(value) for value in CURRENCY_DENOMINATIONS_CENTS}
     for key in currency:
         if key not in allowed:
-            _refuse(
+            refuse(
                 f"{field_name}: {key} cents is not a bill denomination (accepted: "
                 f"{', '.join(sorted(allowed, key=int))})",
                 f"{field_name}.{key}",
@@ -193,9 +175,9 @@ def _check_currency(currency: Mapping[str, int], field_name: str) -> None:
 
 def count_policy(stream_id: str, recorded: Sequence[Any], new: Sequence[Any], actor: Any) -> None:
     """Refuse what cannot happen to a count given the stream so far."""
-    table_id, day = _parse_count_key(stream_id)
+    table_id, day = parse_table_day_key(stream_id)
     if not Table.objects.filter(table_id=table_id).exists():
-        _refuse(f"no table {table_id} is configured", "stream_id")
+        refuse(f"no table {table_id} is configured", "stream_id")
     state = count_state(recorded)
     for index, event in enumerate(new):
         _check_count_event(table_id, day, state, event.event_type, event.payload, actor,
@@ -216,44 +198,44 @@ def _check_count_event(
     latest = state.latest
     if event_type == ENTERED:
         if latest is not None:
-            _refuse(
+            refuse(
                 f"the drop of table {table_id} on gaming day {day} was already counted; a "
                 "second count is a count.recount",
                 f"{where}.type",
             )
         table_events = read_stream(table_stream_id(table_id, day))
         if not table_events or table_events[0].event_type != OPENED:
-            _refuse(
+            refuse(
                 f"table {table_id} was not opened on gaming day {day}, so it has no drop to count",
                 "stream_id",
             )
     elif latest is None:
-        _refuse(
+        refuse(
             f"the drop of table {table_id} on gaming day {day} was never counted: a count "
             "stream starts with count.entered",
             f"{where}.type",
         )
     if event_type in COUNTS:
         _check_currency(payload["currency"], f"{payload_field}.currency")
-        _check_denominations(payload["chips"], f"{payload_field}.chips")
-        _check_person(payload["counted_by"], COUNTERS, f"{payload_field}.counted_by")
-        _check_signed_by_actor(actor, [payload["counted_by"]], f"{payload_field}.counted_by")
+        check_denominations(payload["chips"], f"{payload_field}.chips")
+        check_person(payload["counted_by"], COUNTERS, f"{payload_field}.counted_by")
+        check_signed_by_actor(actor, [payload["counted_by"]], f"{payload_field}.counted_by")
     elif event_type == VERIFIED:
         assert latest is not None
         if latest.verified_by:
-            _refuse(
+            refuse(
                 f"the latest count of table {table_id} on gaming day {day} is already "
                 f"verified by {latest.verified_by}; a correction is a count.recount",
                 f"{where}.type",
             )
-        _check_person(payload["verified_by"], COUNTERS, f"{payload_field}.verified_by")
+        check_person(payload["verified_by"], COUNTERS, f"{payload_field}.verified_by")
         if payload["verified_by"] == latest.counted_by:
-            _refuse(
+            refuse(
                 f"{payload_field}.verified_by: {latest.counted_by} counted the drop and may "
                 "not verify it too; a second person verifies",
                 f"{payload_field}.verified_by",
             )
-        _check_signed_by_actor(actor, [payload["verified_by"]], f"{payload_field}.verified_by")
+        check_signed_by_actor(actor, [payload["verified_by"]], f"{payload_field}.verified_by")
 
 
 register_stream_kind(

@@ -122,7 +122,7 @@ def total_cents(counts: Mapping[str, int]) -> int:
     return sum(int(denomination) * count for denomination, count in counts.items())
 
 
-def _check_keys(*fields: str):
+def check_keys(*fields: str):
     """Inventory keys are whole numbers of cents (the configured denominations
     are checked by the policy, which reads the casino's configuration)."""
 
@@ -146,7 +146,7 @@ def _check_keys(*fields: str):
 
 
 def _check_buy_in(payload: dict[str, Any]) -> None:
-    _check_keys("chips")(payload)
+    check_keys("chips")(payload)
     chips = total_cents(payload["chips"])
     if chips != payload["cash_cents"]:
         raise ValueError(
@@ -159,7 +159,7 @@ _TABLE_TYPES = [
     (OPENED, "The table opened for the gaming day: the opener inventory, signed by a dealer "
      "and a floorperson.",
      {"opener": _inventory("opener"), "dealer": USERNAME, "floorperson": USERNAME}, None,
-     _check_keys("opener")),
+     check_keys("opener")),
     (DEALER_ASSIGNED, "A dealer took over the table.", {"dealer": USERNAME}, None, None),
     (DEALER_RELIEVED, "The dealer at the table was relieved.", {"dealer": USERNAME}, None, None),
     (BUY_IN, "Cash converted to chips at the table; the cash goes to the drop box.",
@@ -172,16 +172,16 @@ _TABLE_TYPES = [
     (CLOSED, "The table closed for the gaming day: the closer inventory, signed by a dealer "
      "and a floorperson.",
      {"closer": _inventory("closer", may_be_empty=True), "dealer": USERNAME,
-      "floorperson": USERNAME}, None, _check_keys("closer")),
+      "floorperson": USERNAME}, None, check_keys("closer")),
 ]  # fmt: skip
 
 _REQUEST = {"table_id": TABLE_ID, "gaming_day": GAMING_DAY, "amounts": _inventory("amounts"),
             "requested_by": USERNAME}  # fmt: skip
 _SLIP_TYPES = [
     (FILL_REQUESTED, "A fill slip: chips requested from the cage for a table.", _REQUEST, None,
-     _check_keys("amounts")),
+     check_keys("amounts")),
     (CREDIT_REQUESTED, "A credit slip: chips returned from a table to the cage.", _REQUEST, None,
-     _check_keys("amounts")),
+     check_keys("amounts")),
     (APPROVED, "The slip was approved by a second person.", {"approved_by": USERNAME}, None,
      None),
     (VOIDED, "The slip was voided by one person in front of a witness.",
@@ -203,7 +203,7 @@ for _name, _description, _properties, _required, _check in [*_TABLE_TYPES, *_SLI
 # --- shared checks -----------------------------------------------------------------
 
 
-def _refuse(message: str, field: str, section: str = "") -> None:
+def refuse(message: str, field: str, section: str = "") -> None:
     raise errors.RuleViolation(message, field=field, section=section)
 
 
@@ -213,15 +213,15 @@ def _denominations() -> frozenset[str]:
     try:
         casino = Casino.current()
     except Casino.DoesNotExist:
-        _refuse("no casino is configured, so no chip denomination is accepted", "payload")
+        refuse("no casino is configured, so no chip denomination is accepted", "payload")
     return frozenset(str(value) for value in casino.chip_denominations_cents)
 
 
-def _check_denominations(counts: Mapping[str, int], field: str) -> None:
+def check_denominations(counts: Mapping[str, int], field: str) -> None:
     allowed = _denominations()
     for key in counts:
         if key not in allowed:
-            _refuse(
+            refuse(
                 f"{field}: {key} cents is not a chip denomination of this casino "
                 f"(configured: {', '.join(sorted(allowed, key=int))})",
                 f"{field}.{key}",
@@ -238,26 +238,26 @@ def _roles_of(username: str) -> frozenset[str]:
     )
 
 
-def _check_person(username: str, roles: frozenset[str], field: str) -> None:
+def check_person(username: str, roles: frozenset[str], field: str) -> None:
     from django.contrib.auth.models import User
 
     if not User.objects.filter(username=username, is_active=True).exists():
-        _refuse(f"{field}: no active user {username!r}", field)
+        refuse(f"{field}: no active user {username!r}", field)
     if not _roles_of(username) & roles:
-        _refuse(
+        refuse(
             f"{field}: {username} must hold the role {' or '.join(sorted(roles))}",
             field,
         )
 
 
-def _check_signed_by_actor(actor: Any, signers: Iterable[str], field: str) -> None:
+def check_signed_by_actor(actor: Any, signers: Iterable[str], field: str) -> None:
     """A person appends only what they sign themselves; a table device or a
     job appends on behalf of the signers."""
     if actor is None or actor.roles & NON_PERSON_ROLES:
         return
     signers = list(signers)
     if actor.username not in signers:
-        _refuse(
+        refuse(
             f"{field}: {actor.username} appends this, so {actor.username} must be among its "
             f"signers ({', '.join(signers)})",
             field,
@@ -294,8 +294,11 @@ def table_stream_id(table_id: str, gaming_day: datetime.date | str) -> str:
     return f"{TABLE_STREAM_KIND}:{table_id}:{gaming_day}"
 
 
-def _parse_table_key(stream_id: str) -> tuple[str, datetime.date]:
-    match = _TABLE_KEY.match(stream_id.partition(":")[2])
+def parse_table_day_key(stream_id: str) -> tuple[str, datetime.date]:
+    """``<kind>:<table id>:<gaming day>`` → (table id, day), for the table,
+    count and other per-table-per-day streams; refused naming the form."""
+    kind, _, key = stream_id.partition(":")
+    match = _TABLE_KEY.match(key)
     day = None
     if match:
         try:
@@ -303,8 +306,8 @@ def _parse_table_key(stream_id: str) -> tuple[str, datetime.date]:
         except ValueError:
             day = None
     if match is None or day is None:
-        _refuse(
-            f"a table stream is table:<table id>:<gaming day YYYY-MM-DD>; {stream_id!r} is not",
+        refuse(
+            f"a {kind} stream is {kind}:<table id>:<gaming day YYYY-MM-DD>; {stream_id!r} is not",
             "stream_id",
         )
     return match["table_id"], day
@@ -329,10 +332,10 @@ def rounds_in_progress(table_id: str, gaming_day: datetime.date | str) -> list[s
 
 def table_policy(stream_id: str, recorded: Sequence[Any], new: Sequence[Any], actor: Any) -> None:
     """Refuse what cannot happen at a table given its day so far."""
-    table_id, day = _parse_table_key(stream_id)
+    table_id, day = parse_table_day_key(stream_id)
     table = Table.objects.filter(table_id=table_id).first()
     if table is None:
-        _refuse(f"no table {table_id} is configured", "stream_id")
+        refuse(f"no table {table_id} is configured", "stream_id")
     state = _TableState()
     for event in recorded:
         state.apply(event.event_type, event.payload)
@@ -354,88 +357,88 @@ def _check_table_event(
     field = f"{where}.payload"
     if event_type == OPENED:
         if state.opened:
-            _refuse(
+            refuse(
                 f"table {table.table_id} was already opened on gaming day {day}; a table is "
                 "opened once a day",
                 f"{where}.type",
             )
         if table.status != TableStatus.ACTIVE:
-            _refuse(f"table {table.table_id} is out of service", "stream_id")
+            refuse(f"table {table.table_id} is out of service", "stream_id")
     elif not state.opened:
-        _refuse(
+        refuse(
             f"table {table.table_id} is not open on gaming day {day}: its day starts with "
             "table.opened",
             f"{where}.type",
         )
     elif state.closed:
-        _refuse(
+        refuse(
             f"table {table.table_id} was closed on gaming day {day}; nothing follows table.closed",
             f"{where}.type",
         )
 
     if event_type in (OPENED, CLOSED):
         inventory = "opener" if event_type == OPENED else "closer"
-        _check_denominations(payload[inventory], f"{field}.{inventory}")
-        _check_person(payload["dealer"], DEALERS, f"{field}.dealer")
-        _check_person(payload["floorperson"], PIT, f"{field}.floorperson")
+        check_denominations(payload[inventory], f"{field}.{inventory}")
+        check_person(payload["dealer"], DEALERS, f"{field}.dealer")
+        check_person(payload["floorperson"], PIT, f"{field}.floorperson")
         if payload["dealer"] == payload["floorperson"]:
-            _refuse(
+            refuse(
                 f"{field}.floorperson: the {inventory} is signed by two different people",
                 f"{field}.floorperson",
             )
-        _check_signed_by_actor(
+        check_signed_by_actor(
             actor, [payload["dealer"], payload["floorperson"]], f"{field}.floorperson"
         )
         if event_type == CLOSED:
             open_rounds = rounds_in_progress(table.table_id, day)
             if open_rounds:
-                _refuse(
+                refuse(
                     f"table {table.table_id} cannot close on gaming day {day}: round(s) "
                     f"{', '.join(open_rounds)} are still in progress (close or void them first)",
                     f"{where}.type",
                 )
     elif event_type == DEALER_ASSIGNED:
-        _check_person(payload["dealer"], DEALERS, f"{field}.dealer")
+        check_person(payload["dealer"], DEALERS, f"{field}.dealer")
         if payload["dealer"] == state.dealer:
-            _refuse(
+            refuse(
                 f"{field}.dealer: {payload['dealer']} is already the dealer at "
                 f"table {table.table_id}",
                 f"{field}.dealer",
             )
     elif event_type == DEALER_RELIEVED:
         if payload["dealer"] != state.dealer:
-            _refuse(
+            refuse(
                 f"{field}.dealer: {payload['dealer']} is not the dealer at table "
                 f"{table.table_id} ({state.dealer or 'no dealer is assigned'})",
                 f"{field}.dealer",
             )
     elif event_type == BUY_IN:
-        _check_denominations(payload["chips"], f"{field}.chips")
+        check_denominations(payload["chips"], f"{field}.chips")
         seat = payload.get("seat")
         if seat is not None and seat > table.positions:
-            _refuse(
+            refuse(
                 f"{field}.seat: table {table.table_id} has {table.positions} positions",
                 f"{field}.seat",
             )
     elif event_type == DROP_BOX_REMOVED:
-        _check_person(payload["removed_by"], PIT, f"{field}.removed_by")
-        _check_signed_by_actor(actor, [payload["removed_by"]], f"{field}.removed_by")
+        check_person(payload["removed_by"], PIT, f"{field}.removed_by")
+        check_signed_by_actor(actor, [payload["removed_by"]], f"{field}.removed_by")
         if state.drop_box == "":
-            _refuse(
+            refuse(
                 f"{field}.box_id: no drop box is on table {table.table_id} to remove",
                 f"{field}.box_id",
             )
         if state.drop_box and state.drop_box != payload["box_id"]:
-            _refuse(
+            refuse(
                 f"{field}.box_id: the drop box on table {table.table_id} is {state.drop_box}, "
                 f"not {payload['box_id']}",
                 f"{field}.box_id",
             )
     elif event_type == DROP_BOX_REPLACED:
-        _check_person(payload["replaced_by"], PIT, f"{field}.replaced_by")
-        _check_signed_by_actor(actor, [payload["replaced_by"]], f"{field}.replaced_by")
+        check_person(payload["replaced_by"], PIT, f"{field}.replaced_by")
+        check_signed_by_actor(actor, [payload["replaced_by"]], f"{field}.replaced_by")
         if state.drop_box:
-            _refuse(
+            refuse(
                 f"{field}.box_id: drop box {state.drop_box} is still on table "
                 f"{table.table_id}; remove it first",
                 f"{field}.box_id",
@@ -452,7 +455,7 @@ def slip_stream_id(year: int, number: int) -> str:
 def _parse_slip_key(stream_id: str) -> tuple[int, int]:
     match = _SLIP_KEY.match(stream_id.partition(":")[2])
     if match is None or int(match["number"]) == 0 or int(match["year"]) < 2000:
-        _refuse(
+        refuse(
             f"a slip stream is slip:<year>-<number of 6 digits from 000001>; {stream_id!r} is not",
             "stream_id",
         )
@@ -488,7 +491,7 @@ def _check_slip_event(
     if event_type in REQUESTED:
         if history:
             first_type, first = history[0]
-            _refuse(
+            refuse(
                 f"slip number {label} already used (a {REQUESTED[first_type].value} slip for "
                 f"table {first['table_id']} on gaming day {first['gaming_day']}); slip numbers "
                 "are unique per calendar year",
@@ -496,20 +499,20 @@ def _check_slip_event(
             )
         kind = REQUESTED[event_type].value
         if not Table.objects.filter(table_id=payload["table_id"]).exists():
-            _refuse(f"{field}.table_id: no table {payload['table_id']} is configured",
+            refuse(f"{field}.table_id: no table {payload['table_id']} is configured",
                     f"{field}.table_id")  # fmt: skip
         if not table_is_open(payload["table_id"], payload["gaming_day"]):
-            _refuse(
+            refuse(
                 f"a {kind} on a closed table: table {payload['table_id']} is not open on gaming "
                 f"day {payload['gaming_day']}",
                 f"{field}.table_id",
             )
-        _check_denominations(payload["amounts"], f"{field}.amounts")
-        _check_person(payload["requested_by"], SLIP_SIGNERS, f"{field}.requested_by")
-        _check_signed_by_actor(actor, [payload["requested_by"]], f"{field}.requested_by")
+        check_denominations(payload["amounts"], f"{field}.amounts")
+        check_person(payload["requested_by"], SLIP_SIGNERS, f"{field}.requested_by")
+        check_signed_by_actor(actor, [payload["requested_by"]], f"{field}.requested_by")
         return
     if not history:
-        _refuse(
+        refuse(
             f"slip {label} was never issued: a slip stream starts with slip.fill_requested or "
             "slip.credit_requested",
             f"{where}.type",
@@ -517,28 +520,28 @@ def _check_slip_event(
     types = [event for event, _ in history]
     requested_by = history[0][1]["requested_by"]
     if VOIDED in types:
-        _refuse(f"slip {label} was voided; nothing follows a void", f"{where}.type")  # fmt: skip
+        refuse(f"slip {label} was voided; nothing follows a void", f"{where}.type")  # fmt: skip
     if event_type == APPROVED:
         if APPROVED in types:
-            _refuse(f"slip {label} is already approved", f"{where}.type")
-        _check_person(payload["approved_by"], SLIP_SIGNERS, f"{field}.approved_by")
+            refuse(f"slip {label} is already approved", f"{where}.type")
+        check_person(payload["approved_by"], SLIP_SIGNERS, f"{field}.approved_by")
         if payload["approved_by"] == requested_by:
-            _refuse(
+            refuse(
                 f"{field}.approved_by: {requested_by} requested slip {label} and may not "
                 "approve it too; a second person approves",
                 f"{field}.approved_by",
             )
-        _check_signed_by_actor(actor, [payload["approved_by"]], f"{field}.approved_by")
+        check_signed_by_actor(actor, [payload["approved_by"]], f"{field}.approved_by")
     elif event_type == VOIDED:
-        _check_person(payload["voided_by"], PIT, f"{field}.voided_by")
-        _check_person(payload["witnessed_by"], SLIP_SIGNERS, f"{field}.witnessed_by")
+        check_person(payload["voided_by"], PIT, f"{field}.voided_by")
+        check_person(payload["witnessed_by"], SLIP_SIGNERS, f"{field}.witnessed_by")
         if payload["voided_by"] == payload["witnessed_by"]:
-            _refuse(
+            refuse(
                 f"{field}.witnessed_by: a void is witnessed by a second person, not by "
                 f"{payload['voided_by']} who voids",
                 f"{field}.witnessed_by",
             )
-        _check_signed_by_actor(
+        check_signed_by_actor(
             actor, [payload["voided_by"], payload["witnessed_by"]], f"{field}.voided_by"
         )
 
