@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import models, transaction
 
 from audit.ledger import RecordedEvent, head_position, read_all
 from audit.models import ProjectionCheckpoint, StreamIndex
@@ -70,6 +70,15 @@ def run(
         applied += len(batch)
         if progress is not None:
             progress(len(batch))
+
+
+def upsert(model: type[models.Model], rows: list[models.Model]) -> None:
+    """Write read-model rows keyed by their primary key, replacing any row
+    already there: how a projection stores what it recomputed."""
+    key = model._meta.pk.name
+    fields = [f.name for f in model._meta.fields if f.name != key]
+    model.objects.bulk_create(rows, update_conflicts=True, unique_fields=[key],
+                              update_fields=fields)  # fmt: skip
 
 
 def rebuild(projection: Projection, **kwargs) -> int:

@@ -43,7 +43,7 @@ from audit.ledger import (
     read_streams,
     stream_version,
 )
-from audit.projections import Projection, register
+from audit.projections import Projection, register, upsert
 from audit.projections import run as run_projection
 from audit.registry import (
     TEXT,
@@ -377,10 +377,7 @@ def _apply_compliance(batch: list[RecordedEvent]) -> None:
                 computed_at_position=events[-1].position,
             )
         )
-    fields = [f.name for f in ComplianceFinding._meta.fields if f.name != "stream_id"]
-    ComplianceFinding.objects.bulk_create(
-        rows, update_conflicts=True, unique_fields=["stream_id"], update_fields=fields
-    )
+    upsert(ComplianceFinding, rows)
 
 
 def _clear() -> None:

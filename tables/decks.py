@@ -36,7 +36,7 @@ from django.db import connection
 
 from audit import errors
 from audit.ledger import Actor, NewEvent, RecordedEvent, read_streams
-from audit.projections import Projection, register
+from audit.projections import Projection, register, upsert
 from audit.registry import (
     TEXT,
     EventType,
@@ -383,10 +383,7 @@ def _apply_decks(batch: list[RecordedEvent]) -> None:
                 computed_at_position=stream_events[-1].position,
             )
         )
-    fields = [f.name for f in Deck._meta.fields if f.name != "stream_id"]
-    Deck.objects.bulk_create(
-        rows, update_conflicts=True, unique_fields=["stream_id"], update_fields=fields
-    )
+    upsert(Deck, rows)
 
 
 def _by_stream(events: Sequence[RecordedEvent]) -> dict[str, list[RecordedEvent]]:

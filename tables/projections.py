@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import connection
 
 from audit.ledger import RecordedEvent, read_streams
-from audit.projections import Projection, register
+from audit.projections import Projection, register, upsert
 from tables.models import Finding, Round
 from tables.rules.events import ROUND_EVENT_TYPES
 from tables.verification import round_row, rounds_of, verify_round
@@ -44,10 +44,7 @@ def _apply_rounds(batch: list[RecordedEvent]) -> None:
             for f in verified.result.findings
         )
     Finding.objects.filter(round_id__in=touched).delete()
-    fields = [f.name for f in Round._meta.fields if f.name != "stream_id"]
-    Round.objects.bulk_create(
-        rows, update_conflicts=True, unique_fields=["stream_id"], update_fields=fields
-    )
+    upsert(Round, rows)
     Finding.objects.bulk_create(findings)
 
 

@@ -41,7 +41,7 @@ from django.db import connection
 
 from audit import errors
 from audit.ledger import RecordedEvent, read_stream, read_streams
-from audit.projections import Projection, register
+from audit.projections import Projection, register, upsert
 from audit.registry import (
     POSITIVE_CENTS,
     TEXT,
@@ -655,10 +655,7 @@ def _apply_table_days(batch: list[RecordedEvent]) -> None:
         table_id, _, day = stream_id.partition(":")[2].rpartition(":")
         slips = _by_stream(_upto(read_streams(slip_streams_of(table_id, day)), upto))
         rows.append(table_day_row(stream_id, events, slips))
-    fields = [f.name for f in TableDay._meta.fields if f.name != "stream_id"]
-    TableDay.objects.bulk_create(
-        rows, update_conflicts=True, unique_fields=["stream_id"], update_fields=fields
-    )
+    upsert(TableDay, rows)
 
 
 def slip_row(stream_id: str, events: Sequence[RecordedEvent]) -> Slip:
@@ -685,10 +682,7 @@ def _apply_slips(batch: list[RecordedEvent]) -> None:
         slip_row(stream_id, events)
         for stream_id, events in _by_stream(_upto(read_streams(touched), upto)).items()
     ]
-    fields = [f.name for f in Slip._meta.fields if f.name != "stream_id"]
-    Slip.objects.bulk_create(
-        rows, update_conflicts=True, unique_fields=["stream_id"], update_fields=fields
-    )
+    upsert(Slip, rows)
 
 
 TABLE_DAYS = register(
