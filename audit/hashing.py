@@ -29,23 +29,47 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
+
 GENESIS_HASH = "0" * 64
 
 
 def canonical_json(value: Any) -> bytes:
+    """The definition above, computed by orjson where it can (several times
+    faster; a property test holds the two byte-identical) and by the
+    standard library where orjson refuses (integers beyond 64 bits, keys
+    that are not strings)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, orjson.JSONEncodeError):
+        return standard_canonical_json(value)
+
+
+def standard_canonical_json(value: Any) -> bytes:
+    """Canonical JSON exactly as the definition reads (what anyone recomputes)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def format_timestamp(moment: datetime) -> str:
-    """RFC 3339 UTC with microseconds; naive datetimes are refused."""
+    """RFC 3339 UTC with microseconds; naive datetimes are refused.
+
+    ``isoformat`` is several times faster than ``strftime`` and gives the same
+    text for every year from 1000 (``%Y`` does not pad shorter years).
+    """
     if moment.tzinfo is None:
         raise ValueError("timestamps in the ledger must be timezone-aware")
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    text = moment.isoformat(timespec="microseconds")
+    if text.endswith("+00:00") and moment.year >= 1000:  # already UTC: the common case
+        return text[:-6] + "Z"
+    utc = moment.astimezone(UTC)
+    if utc.year < 1000:
+        return utc.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return utc.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def canonical_payload(value: dict[str, Any]) -> str:
     """A payload or metadata object in canonical form (str, not bytes)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return canonical_json(value).decode()
 
 
 def chained_hash(

@@ -42,7 +42,6 @@ import base64
 import binascii
 import datetime
 import hashlib
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,8 +57,15 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from audit.hashing import GENESIS_HASH, canonical_json, event_hash, format_timestamp
+from audit.hashing import (
+    GENESIS_HASH,
+    canonical_json,
+    canonical_payload,
+    chained_hash,
+    format_timestamp,
+)
 from audit.models import DaySeal
+from audit.storage import json_text, loads_json, stamp, stream_rows, timestamp_text
 from casino.models import Casino
 
 SEAL_FORMAT = "pitboss-day-seal/1"
@@ -182,32 +188,32 @@ def day_window(day: datetime.date, casino: Casino | None = None) -> tuple[dateti
 
 
 _WALK = (
-    "SELECT e.stream_id, e.version, e.position, e.event_type, e.schema_version, e.payload, "
-    "e.metadata, e.occurred_at, e.recorded_at, e.prev_hash, e.hash, p.hash "
-    "FROM ledger_event e LEFT JOIN ledger_event p "
-    "ON p.stream_id = e.stream_id AND p.version = e.version - 1 "
-    "WHERE e.recorded_at >= %s AND e.recorded_at < %s "
-    'ORDER BY e.stream_id COLLATE "C", e.version'
+    "SELECT stream_id, version, position, event_type, schema_version, {payload}, {metadata}, "
+    "{occurred_at}, {recorded_at}, prev_hash, hash FROM ledger_event "
+    "WHERE recorded_at >= %s AND recorded_at < %s ORDER BY stream_id {code_points}, version"
+)
+#: For each stream that began before the day: the stored hash of the event
+#: just before its first event of the day (within the day, the previous row).
+_BEFORE = (
+    "SELECT f.stream_id, p.hash FROM ("
+    " SELECT stream_id, min(version) AS first FROM ledger_event"
+    " WHERE recorded_at >= %s AND recorded_at < %s GROUP BY stream_id HAVING min(version) > 1"
+    ") f JOIN ledger_event p ON p.stream_id = f.stream_id AND p.version = f.first - 1"
 )
 
 
-def streamed(sql: str, params: list[Any]) -> Iterator[tuple[Any, ...]]:
-    """Rows of one query through a server-side cursor, a page at a time: the
-    database sorts once and memory here stays flat however long the day."""
-    with connection.chunked_cursor() as cursor:
-        cursor.execute(sql, params)
-        while rows := cursor.fetchmany(PAGE):
-            yield from rows
+def code_points() -> str:
+    """The collation that orders text by code point: PostgreSQL's "C";
+    SQLite's BINARY compares UTF-8 bytes, which is the same order."""
+    return 'COLLATE "C"' if connection.vendor == "postgresql" else "COLLATE BINARY"
 
 
 def _day_rows(start: datetime.datetime, end: datetime.datetime) -> Iterator[tuple[Any, ...]]:
-    """The day's events by (stream_id in code-point order, version), each with
-    the stored hash of the event before it in its stream."""
-    return streamed(_WALK, [start, end])
-
-
-def _json(value: Any) -> Any:
-    return json.loads(value) if isinstance(value, str) else value
+    """The day's events by (stream_id in code-point order, version)."""
+    sql = _WALK.format(code_points=code_points(), payload=json_text("payload"),
+                       metadata=json_text("metadata"), occurred_at=timestamp_text("occurred_at"),
+                       recorded_at=timestamp_text("recorded_at"))  # fmt: skip
+    return stream_rows(sql, [start, end], PAGE)
 
 
 def walk_day(day: datetime.date, casino: Casino | None = None) -> DayWalk:
@@ -217,9 +223,17 @@ def walk_day(day: datetime.date, casino: Casino | None = None) -> DayWalk:
     root = MerkleRoot()
     current: tuple[str, int, str] | None = None
     broken: set[str] = set()
+    with connection.cursor() as cursor:
+        cursor.execute(_BEFORE, [start, end])
+        before_day = dict(cursor.fetchall())
     for row in _day_rows(start, end):
         (stream_id, version, position, event_type, schema_version, payload, metadata,
-         occurred_at, recorded_at, prev_hash, stored_hash, before_hash) = row  # fmt: skip
+         occurred_at, recorded_at, prev_hash, stored_hash) = row  # fmt: skip
+        if current is not None and current[0] == stream_id:
+            # The stored hash of the previous version, or None if one is missing.
+            before_hash = current[2] if version == current[1] + 1 else None
+        else:
+            before_hash = before_day.get(stream_id)
         walk.events += 1
         walk.first_position = min(position, walk.first_position or position)
         walk.last_position = max(position, walk.last_position or position)
@@ -236,15 +250,15 @@ def walk_day(day: datetime.date, casino: Casino | None = None) -> DayWalk:
             problem = f"version {version - 1} is missing: an event was removed"
         elif prev_hash != expected_prev:
             problem = "prev_hash does not match the previous event's hash"
-        elif stored_hash != event_hash(
-            stream_id=stream_id,
+        elif stored_hash != chained_hash(
+            stream_json=canonical_json(stream_id).decode(),
             version=version,
-            event_type=event_type,
+            type_json=canonical_json(event_type).decode(),
             schema_version=schema_version,
-            payload=_json(payload),
-            metadata=_json(metadata),
-            occurred_at=occurred_at,
-            recorded_at=recorded_at,
+            payload_json=canonical_payload(loads_json(payload)),
+            metadata_json=canonical_payload(loads_json(metadata)),
+            occurred_at=stamp(occurred_at),
+            recorded_at=stamp(recorded_at),
             prev_hash=prev_hash,
         ):
             problem = "content altered: the recomputed hash differs from the stored one"
@@ -374,7 +388,7 @@ def verify_seal(day: datetime.date) -> SealReport:
     if seal is None:
         report.problems.append(f"gaming day {day} is not sealed")
         return report
-    body = _json(seal.body)
+    body = loads_json(seal.body)
     if seal_hash(body) != seal.seal_hash:
         report.problems.append("the stored seal body does not hash to its seal_hash")
     if not verify_signature(body, seal.signature, body["signing_key"]["public_key"]):

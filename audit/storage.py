@@ -9,8 +9,9 @@ default): portable SQL through Django's cursor.
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
@@ -291,6 +292,63 @@ def pg_cursor() -> Any:
     return cursor
 
 
+_cursor_numbers = itertools.count(1)
+
+
+def stream_rows(sql: str, params: Sequence[Any], page: int = 5000) -> Iterator[tuple[Any, ...]]:
+    """Rows of one query, a page at a time through a server-side cursor: the
+    database sorts once and memory stays flat however many rows. On
+    PostgreSQL the cursor is psycopg's own, with its C timestamp loader
+    (Django's Python loader costs more than the rest of a row); select JSON
+    columns through ``json_text`` and decode them with ``loads_json``."""
+    if connection.vendor != "postgresql":
+        with connection.chunked_cursor() as cursor:
+            cursor.execute(sql, params)
+            while rows := cursor.fetchmany(page):
+                yield from rows
+        return
+    from psycopg.types.datetime import TimestamptzLoader
+
+    connection.ensure_connection()
+    # Outside a transaction a named cursor must be WITH HOLD to outlive its statement.
+    name = f"pitboss_stream_{next(_cursor_numbers)}"
+    with psycopg.ServerCursor(connection.connection, name,
+                              withhold=connection.get_autocommit()) as cursor:  # fmt: skip
+        cursor.adapters.register_loader("timestamptz", TimestamptzLoader)
+        cursor.itersize = page
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(page):
+            yield from rows
+
+
+def timestamp_text(column: str) -> str:
+    """A timestamp column as the hash chain writes it (RFC 3339 UTC with
+    microseconds), formatted by PostgreSQL; SQLite's raw value goes through
+    ``stamp``."""
+    if connection.vendor == "postgresql":
+        return (f"to_char({column} AT TIME ZONE 'UTC', "
+                "'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')")  # fmt: skip
+    return column
+
+
+def stamp(value: Any) -> str:
+    """A timestamp selected through ``timestamp_text``, as the chain writes it."""
+    if isinstance(value, str) and value.endswith("Z"):
+        return value
+    return format_timestamp(parse_time(value))
+
+
+def json_text(column: str) -> str:
+    """A JSON column as text (decoded once, by orjson, in ``loads_json``)."""
+    return f"{column}::text" if connection.vendor == "postgresql" else column
+
+
+def loads_json(data: Any) -> Any:
+    """A JSON value read from the database: text is decoded, anything the
+    driver already decoded is returned as is."""
+    return _loads_json(data) if isinstance(data, str | bytes) else data
+
+
 def _loads_json(data: Any) -> Any:
     """Decoding dominates reads: orjson is several times faster than json."""
     try:
@@ -313,12 +371,12 @@ def read_columns() -> str:
     )
 
 
-def _parse_time(value: Any) -> datetime:
+def parse_time(value: Any) -> datetime:
     """A timestamp from SQLite: text, or a naive datetime where Django's
     converters already parsed it; stored in UTC either way."""
-    if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=UTC)
-    return datetime.fromisoformat(value).replace(tzinfo=UTC)
+    if isinstance(value, str):
+        return datetime.fromisoformat(value).replace(tzinfo=UTC)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def _decoder() -> Any:
@@ -328,7 +386,7 @@ def _decoder() -> Any:
     loads = _loads_json
     make = RecordedEvent
     typed_times = connection.vendor == "postgresql"
-    parse_time = _parse_time
+    to_time = parse_time
 
     def decode(row: tuple[Any, ...]) -> RecordedEvent:
         (position, stream_id, version, event_type, schema_version, payload, metadata,
@@ -337,7 +395,7 @@ def _decoder() -> Any:
         if schema_version != current.get(event_type, schema_version):
             schema_version, payload = upcast(event_type, schema_version, payload)
         if not typed_times:
-            occurred_at, recorded_at = parse_time(occurred_at), parse_time(recorded_at)
+            occurred_at, recorded_at = to_time(occurred_at), to_time(recorded_at)
         return make(position, stream_id, version, event_type, schema_version, payload,
                     loads(metadata), occurred_at, recorded_at, prev_hash, digest)  # fmt: skip
 
@@ -405,7 +463,7 @@ def decode_facts(rows: Sequence[tuple[Any, ...]], *, typed_times: bool) -> list[
         if schema_version != current.get(event_type, schema_version):
             schema_version, payload = upcast(event_type, schema_version, payload)
         if not typed_times:
-            occurred = _parse_time(occurred)
+            occurred = parse_time(occurred)
         facts.append(
             EventFacts(position, stream_id, version, event_type, schema_version, payload, occurred)
         )

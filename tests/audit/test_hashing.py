@@ -10,10 +10,12 @@ from hypothesis import strategies as st
 
 from audit.hashing import (
     GENESIS_HASH,
+    canonical_json,
     canonical_payload,
     chained_hash,
     event_hash,
     format_timestamp,
+    standard_canonical_json,
 )
 
 json_values = st.recursive(
@@ -64,6 +66,28 @@ def test_the_fast_path_hashes_exactly_the_canonical_document(
         recorded_at=recorded,
         prev_hash=prev,
     )
+
+
+# Control characters, quotes, backslashes, every plane of Unicode, integers
+# past 64 bits (orjson refuses them: the standard library takes over).
+every_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+any_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.integers(-(2**70), 2**70) | every_text,
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(every_text, children, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@given(any_json)
+def test_the_fast_canonical_json_is_byte_identical_to_the_definition(value):
+    assert canonical_json(value) == standard_canonical_json(value)
+
+
+@given(st.datetimes(timezones=st.just(UTC)))
+def test_the_fast_timestamp_is_the_definitions_strftime(moment):
+    assert format_timestamp(moment) == moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def test_timestamps_are_written_in_utc_with_microseconds():
