@@ -1,0 +1,67 @@
+"""The house edges kept as data (``tables.rules.house_edge``) are the par
+sheets' own figures: each constant is checked against its source here."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from tables.rules import parsheet
+from tables.rules.events import Wager
+from tables.rules.house_edge import (
+    CRISS_CROSS_GAME,
+    CRISS_CROSS_GAME_PAYING_TENS,
+    DOUBLE_CROSS_GAME,
+    FIVE_CARD_BONUS,
+    THREE_CARD,
+    house_edges,
+    theoretical_win,
+)
+from tables.rules.rulesets import MA_DCP, PA_592_2014, PA_674A_2016, PA_674A_2019
+from tests.rules.test_parsheet import EXACT_592_PAYING_TENS, EXACT_674A
+
+
+@pytest.mark.parametrize("ruleset", [PA_592_2014, PA_674A_2016, PA_674A_2019],
+                         ids=lambda r: r.id)  # fmt: skip
+def test_592_674a_12_c_five_card_bonus_edge_is_the_exact_par_sheet(ruleset):
+    assert FIVE_CARD_BONUS.edge == parsheet.five_card_bonus_sheet(ruleset).house_edge
+    assert FIVE_CARD_BONUS in house_edges(ruleset.id)
+
+
+def test_section_11_c_three_card_edge_is_the_exact_par_sheet():
+    assert THREE_CARD.edge == parsheet.three_card_sheet(MA_DCP).house_edge
+
+
+def test_criss_cross_whole_game_edges_are_the_exact_solvers():
+    # EXACT_674A and EXACT_592_PAYING_TENS are what parsheet_exact.solve_game
+    # gives (test_parsheet's slow tests solve them).
+    assert CRISS_CROSS_GAME.edge == EXACT_674A[0]
+    assert CRISS_CROSS_GAME_PAYING_TENS.edge == EXACT_592_PAYING_TENS[0]
+    # § 592.12(b): the default reading (push) and the paying one.
+    assert house_edges("PA-592-2014")[0] is CRISS_CROSS_GAME
+    assert house_edges("PA-592-2014", "pay_1_to_1")[0] is CRISS_CROSS_GAME_PAYING_TENS
+
+
+def test_double_cross_base_edge_agrees_with_a_fresh_simulation():
+    pays = parsheet.DoubleCrossPays.of(MA_DCP)
+    strategy = parsheet.DoubleCrossOptimal(pays, random.Random(3), samples=16)
+    fresh = parsheet.simulate_double_cross_game(random.Random(5), strategy, 4_000)
+    apart = abs(fresh.house_edge - DOUBLE_CROSS_GAME.edge)
+    assert apart <= fresh.house_edge_half_width + DOUBLE_CROSS_GAME.half_width
+
+
+def test_theoretical_win_counts_only_the_handle_each_edge_names():
+    wagers = {Wager.ANTE_ACROSS: 1_000, Wager.ANTE_DOWN: 1_000, Wager.FIVE_CARD_BONUS: 500,
+              Wager.MIDDLE_BET: 3_000, Wager.ACROSS_BET: 1_000}  # fmt: skip
+    expected = 2_000 * CRISS_CROSS_GAME.edge + 500 * FIVE_CARD_BONUS.edge
+    assert theoretical_win("PA-674a-2019", wagers) == expected
+    assert theoretical_win("MA-DCP-UNDATED", {Wager.ANTE: 100_000, Wager.RAISE_1: 200_000}) == (
+        100_000 * Fraction(6_259, 100_000)
+    )
+
+
+def test_an_unknown_rule_set_has_no_edge():
+    with pytest.raises(KeyError, match="no house edge is recorded for rule set XX"):
+        house_edges("XX")
