@@ -7,7 +7,8 @@ class CasinoConfig(AppConfig):
     verbose_name = "Casino"
 
     def ready(self) -> None:
-        from casino import checks  # noqa: F401  (registers system checks)
+        # System checks; the close stream, its events and projection; the close's schedule.
+        from casino import checks, close, schedule  # noqa: F401
         from casino.permissions import sync_role_permissions
 
         # Every app's post_migrate: permissions of later apps exist only by then.

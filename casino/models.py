@@ -130,3 +130,104 @@ class Employee(models.Model):
     @property
     def roles(self) -> frozenset[str]:
         return frozenset(self.user.groups.values_list("name", flat=True))
+
+
+class VariancePolicy(models.Model):
+    """The thresholds above which the gaming-day close raises a variance,
+    per jurisdiction and effective-dated: a day is reconciled under the policy
+    in force on that day, and the thresholds used are written into the
+    close's ledger events. Defaults are common practice, not regulation."""
+
+    jurisdiction = models.ForeignKey(Jurisdiction, on_delete=models.PROTECT)
+    effective_from = models.DateField(default=datetime.date(2000, 1, 1))
+    inventory_tolerance_cents = models.PositiveIntegerField(
+        default=2500, help_text="table inventory change vs the rounds: above this is a variance"
+    )
+    drop_tolerance_cents = models.PositiveIntegerField(
+        default=2500, help_text="counted drop vs the buy-ins recorded at the table"
+    )
+    hold_confidence_percent = models.PositiveSmallIntegerField(
+        default=95,
+        choices=[(90, "90 %"), (95, "95 %"), (99, "99 %")],
+        help_text="a day's hold outside this confidence interval of the table's history",
+    )
+    hold_history_days = models.PositiveSmallIntegerField(
+        default=90, help_text="closed days of the table's history the interval is drawn from"
+    )
+    hold_min_history_days = models.PositiveSmallIntegerField(
+        default=7, help_text="no interval check before the table has this many closed days"
+    )
+    month_over_month_basis_points = models.PositiveIntegerField(
+        default=300,
+        help_text="month-to-date hold vs the previous month's, in hundredths of a percent",
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["jurisdiction", "effective_from"], name="variance_policy_unique"
+            )
+        ]
+        ordering = ["jurisdiction", "-effective_from"]
+        verbose_name_plural = "variance policies"
+
+    def __str__(self) -> str:
+        return f"{self.jurisdiction_id} from {self.effective_from}"
+
+    @classmethod
+    def in_force(cls, jurisdiction_id: str, day: datetime.date) -> VariancePolicy:
+        """The policy in force on ``day`` (the defaults where none is configured)."""
+        policy = (
+            cls.objects.filter(jurisdiction_id=jurisdiction_id, effective_from__lte=day)
+            .order_by("-effective_from")
+            .first()
+        )
+        return policy or cls(jurisdiction_id=jurisdiction_id)
+
+    def thresholds(self) -> dict[str, int]:
+        """The figures the close records with its results."""
+        return {
+            "inventory_tolerance_cents": self.inventory_tolerance_cents,
+            "drop_tolerance_cents": self.drop_tolerance_cents,
+            "hold_confidence_percent": self.hold_confidence_percent,
+            "hold_history_days": self.hold_history_days,
+            "hold_min_history_days": self.hold_min_history_days,
+            "month_over_month_basis_points": self.month_over_month_basis_points,
+        }
+
+
+class DayCloseStatus(models.TextChoices):
+    IN_PROGRESS = "in_progress", "in progress"
+    CLOSED = "closed", "closed"
+
+
+class DayClose(models.Model):
+    """A gaming day's close as its ledger stream ``close:<day>`` tells it (projection)."""
+
+    gaming_day = models.DateField(primary_key=True)
+    status = models.CharField(max_length=20, choices=DayCloseStatus.choices)
+    stage = models.CharField(max_length=20, help_text="the last stage completed")
+    requested_by = models.CharField(max_length=150)
+    forced = models.BooleanField(default=False)
+    cutoff_position = models.BigIntegerField()
+    started_at = models.DateTimeField()
+    completed_at = models.DateTimeField(null=True, blank=True)
+    tables = models.PositiveIntegerField(default=0)
+    rounds = models.PositiveIntegerField(default=0)
+    findings = models.PositiveIntegerField(default=0)
+    variances = models.PositiveIntegerField(default=0)
+    drop_cents = models.BigIntegerField(default=0)
+    win_cents = models.BigIntegerField(default=0)
+    theoretical_win_cents = models.BigIntegerField(default=0)
+    seal_hash = models.CharField(max_length=64, blank=True)
+    export_name = models.CharField(max_length=100, blank=True)
+    export_sha256 = models.CharField(max_length=64, blank=True)
+    computed_at_position = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["-gaming_day"]
+        verbose_name = "gaming-day close"
+
+    def __str__(self) -> str:
+        return f"close of {self.gaming_day} ({self.get_status_display()})"

@@ -13,7 +13,8 @@ from casino.roles import Role
 VIEWABLE_APPS = ("audit", "casino", "tables", "progressives")
 #: Configuration a role may change (app_label.model).
 EDITABLE = {
-    Role.ADMINISTRATOR: ("audit.appendpermission",),
+    Role.ADMINISTRATOR: ("audit.appendpermission", "casino.variancepolicy"),
+    Role.FINANCE: ("casino.variancepolicy",),
 }
 
 

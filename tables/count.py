@@ -152,10 +152,16 @@ def count_state(events: Sequence[Any]) -> CountState:
     return state
 
 
-def latest_verified_count(table_id: str, gaming_day: datetime.date | str) -> Count | None:
+def latest_verified_count(
+    table_id: str, gaming_day: datetime.date | str, upto: int | None = None
+) -> Count | None:
     """The latest count of the table's day if it is verified, else None (no
-    count, or a count or recount still waiting for its verification)."""
-    latest = count_state(read_stream(count_stream_id(table_id, gaming_day))).latest
+    count, or a count or recount still waiting for its verification); with
+    ``upto``, as the ledger stood at that position."""
+    events = read_stream(count_stream_id(table_id, gaming_day))
+    if upto is not None:
+        events = [e for e in events if e.position <= upto]
+    latest = count_state(events).latest
     return latest if latest is not None and latest.verified_by else None
 
 

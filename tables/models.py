@@ -324,3 +324,69 @@ class ComplianceFinding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.table_id} (§ {self.section})"
+
+
+# --- the close's figures (projection of the close stream) ---------------------------
+
+
+class TableDayFigures(models.Model):
+    """A table's gaming day as the close reconciled it: the count's win and
+    hold beside what the ledger says happened (rounds, buy-ins) and the
+    theoretical win from the par sheets. Rows exist for closed days only."""
+
+    table_id = models.CharField(max_length=50)
+    gaming_day = models.DateField()
+    game = models.CharField(max_length=30)
+    pit = models.CharField(max_length=20)
+    ruleset_id = models.CharField(max_length=50, blank=True)
+    status = models.CharField(
+        max_length=20, help_text="reconciled, or why not: left_open, no_count"
+    )
+    rounds = models.PositiveIntegerField(default=0)
+    handle_cents = models.BigIntegerField(default=0)
+    opener_cents = models.BigIntegerField(default=0)
+    closer_cents = models.BigIntegerField(default=0)
+    fills_cents = models.BigIntegerField(default=0)
+    credits_cents = models.BigIntegerField(default=0)
+    drop_cents = models.BigIntegerField(default=0)
+    buy_ins_cents = models.BigIntegerField(default=0)
+    win_cents = models.BigIntegerField(default=0)
+    hold_basis_points = models.IntegerField(null=True, blank=True)
+    collected_cents = models.BigIntegerField(default=0)
+    paid_cents = models.BigIntegerField(default=0)
+    expected_inventory_change_cents = models.BigIntegerField(default=0)
+    inventory_change_cents = models.BigIntegerField(default=0)
+    theoretical_win_cents = models.BigIntegerField(default=0)
+    findings = models.PositiveIntegerField(default=0)
+    variances = models.PositiveSmallIntegerField(default=0)
+    computed_at_position = models.BigIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table_id", "gaming_day"],
+                                               name="table_day_figures_unique")]  # fmt: skip
+        ordering = ["-gaming_day", "pit", "table_id"]
+        verbose_name_plural = "table day figures"
+
+    def __str__(self) -> str:
+        return f"{self.table_id} {self.gaming_day}"
+
+
+class Variance(models.Model):
+    """A difference the close found above its policy's threshold."""
+
+    table_id = models.CharField(max_length=50)
+    gaming_day = models.DateField()
+    kind = models.CharField(max_length=30)
+    amount = models.BigIntegerField(help_text="cents, or basis points for hold variances")
+    threshold = models.BigIntegerField()
+    unit = models.CharField(max_length=20)
+    detail = models.TextField()
+    computed_at_position = models.BigIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table_id", "gaming_day", "kind"],
+                                               name="variance_unique")]  # fmt: skip
+        ordering = ["-gaming_day", "table_id", "kind"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.table_id} {self.gaming_day}"

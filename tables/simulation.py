@@ -8,6 +8,7 @@ import datetime
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from audit.ledger import (
     Actor,
@@ -18,6 +19,7 @@ from audit.ledger import (
     projections_deferred,
 )
 from audit.projections import run_all
+from tables.rules.events import DealerCollected, DealerPaid, WagerPlaced
 from tables.rules.rulesets import get_ruleset
 from tables.rules.simulate import (
     DealerError,
@@ -40,6 +42,11 @@ class DaySummary:
     rounds: int = 0
     events: int = 0
     injected: list[tuple[str, InjectedError]] = field(default_factory=list)
+    #: Per table: chips the dealers collected and paid (what the rack gained and lost).
+    collected_cents: dict[str, int] = field(default_factory=dict)
+    paid_cents: dict[str, int] = field(default_factory=dict)
+    #: Per table: the sum of every wager placed.
+    handle_cents: dict[str, int] = field(default_factory=dict)
 
 
 def simulate_gaming_day(
@@ -83,6 +90,7 @@ def simulate_gaming_day(
                     pending = []
             summary.rounds += 1
             summary.events += len(events)
+            _tally_chips(summary, events)
             summary.injected.extend((stream_id, one) for one in injected)
             if progress is not None:
                 progress(1)
@@ -91,6 +99,21 @@ def simulate_gaming_day(
     if project:
         run_all()
     return summary
+
+
+def _tally_chips(summary: DaySummary, events: Sequence) -> None:
+    table_id = events[0].table_id
+    for event in events:
+        if isinstance(event, DealerCollected):
+            summary.collected_cents[table_id] = (
+                summary.collected_cents.get(table_id, 0) + event.amount_cents
+            )
+        elif isinstance(event, DealerPaid):
+            summary.paid_cents[table_id] = summary.paid_cents.get(table_id, 0) + event.amount_cents
+        elif isinstance(event, WagerPlaced):
+            summary.handle_cents[table_id] = (
+                summary.handle_cents.get(table_id, 0) + event.amount_cents
+            )
 
 
 def _rounds(
@@ -120,3 +143,151 @@ def _rounds(
             opened = dataclasses.replace(simulated.events[0], round_id=round_id,
                                          table_id=plan.table_id)  # fmt: skip
             yield f"round:{round_id}", [opened, *simulated.events[1:]], simulated.injected
+
+
+# --- whole table days: opening, buy-ins, play, closing, count ----------------------------
+
+
+@dataclass(frozen=True)
+class Crew:
+    """Who signs a simulated day (the demo's usernames by default)."""
+
+    dealer: str = "dealer"
+    floorperson: str = "floor"
+    cage: str = "cage"
+    counter: str = "finance"
+    verifier: str = "supervisor"
+
+
+#: $62,000 in the tray: $100 ×400, $25 ×800, $5 ×400.
+OPENER = {"10000": 400, "2500": 800, "500": 400}
+#: Chips handed over for one $500 buy-in.
+BUY_IN_CHIPS = {"2500": 16, "500": 20}
+BUY_IN_CENTS = 50_000
+#: Fill the tray with $100 chips when a close would leave it below this.
+LOW_TRAY_CENTS = 500_000
+#: Cash bought in: at least this share of the handle, and at least five times
+#: what the players lost, so holds come out around the 15 to 20 % of a real
+#: floor (the simulated players' naive strategy loses far more than the par
+#: sheets' optimal play).
+DROP_PER_HANDLE = Fraction(3, 20)
+DROP_PER_LOSS = 5
+
+
+def chips_for(amount_cents: int, denominations: Sequence[int] = (100_000, 10_000, 2_500, 500,
+                                                                  100)) -> dict[str, int]:
+    """Chips that make ``amount_cents`` exactly (a $2.50 chip covers the half
+    dollars of 3 to 2 payouts).
+
+    >>> chips_for(3_750)
+    {'2500': 1, '500': 2, '250': 1}
+    """
+    if amount_cents < 0 or amount_cents % 50:
+        raise ValueError(f"{amount_cents} cents cannot be made of chips")
+    counts: dict[str, int] = {}
+    rest = amount_cents
+    if rest % 100:
+        counts["250"] = 1
+        rest -= 250
+    for value in denominations:
+        number, rest = divmod(rest, value)
+        if number:
+            counts[str(value)] = number
+    return {key: counts[key] for key in sorted(counts, key=int, reverse=True)}
+
+
+def bills_for(amount_cents: int) -> dict[str, int]:
+    """$100 bills and then smaller ones for a drop (whole dollars)."""
+    counts: dict[str, int] = {}
+    rest = amount_cents
+    for value in (10_000, 2_000, 500, 100):
+        number, rest = divmod(rest, value)
+        if number:
+            counts[str(value)] = number
+    return counts
+
+
+@dataclass
+class TableDayPlan:
+    """What a simulated table day should contain besides its rounds."""
+
+    #: Chips taken from the tray before the closer is counted (an inventory variance).
+    inventory_short_cents: dict[str, int] = field(default_factory=dict)
+    #: Cash missing from the drop at the count (a drop variance).
+    drop_short_cents: dict[str, int] = field(default_factory=dict)
+    #: Tables left open at the end of the day (no closer, no count).
+    left_open: frozenset[str] = frozenset()
+    #: Tables closed but whose count is entered and not verified.
+    unverified: frozenset[str] = frozenset()
+
+
+def simulate_table_days(
+    tables: Sequence[TablePlan],
+    gaming_day: datetime.date,
+    *,
+    rounds_per_table: int,
+    seed: int,
+    crew: Crew = Crew(),
+    plan: TableDayPlan | None = None,
+    **play,
+) -> DaySummary:
+    """Whole table days as the floor records them: each table opened with
+    ``OPENER``, the rounds (``simulate_gaming_day``), buy-ins of $500 sized
+    from the play (``DROP_PER_HANDLE``, ``DROP_PER_LOSS``; so recorded after
+    the rounds), a fill if the tray runs
+    low, the table closed with exactly what the rounds left in the tray
+    (less any planned shortage), and the drop counted and verified by two
+    people. The ledger's figures then reconcile to the cent unless the plan
+    says otherwise."""
+    plan = plan or TableDayPlan()
+    project = play.pop("project", True)
+    actor = Actor.system("simulator", source="simulator")
+    with projections_deferred():
+        for table in tables:
+            append(f"table:{table.table_id}:{gaming_day}", [NewEvent("table.opened", {
+                "opener": OPENER, "dealer": crew.dealer, "floorperson": crew.floorperson})],
+                expected_version=0, actor=actor)  # fmt: skip
+    summary = simulate_gaming_day(tables, gaming_day, rounds_per_table=rounds_per_table,
+                                  seed=seed, actor=actor, project=False, **play)  # fmt: skip
+    opener = sum(int(k) * v for k, v in OPENER.items())
+    with projections_deferred():
+        for number, table in enumerate(tables, start=1):
+            stream = f"table:{table.table_id}:{gaming_day}"
+            handle = summary.handle_cents.get(table.table_id, 0)
+            lost = (summary.collected_cents.get(table.table_id, 0)
+                    - summary.paid_cents.get(table.table_id, 0))  # fmt: skip
+            drop = max(handle * DROP_PER_HANDLE, lost * DROP_PER_LOSS)
+            buy_ins = max(1, round(drop / BUY_IN_CENTS))
+            append(stream, [NewEvent("table.buy_in", {
+                "seat": 1 + n % len(table.seats), "cash_cents": BUY_IN_CENTS,
+                "chips": BUY_IN_CHIPS}) for n in range(buy_ins)],
+                expected_version=1, actor=actor)  # fmt: skip
+            if table.table_id in plan.left_open:
+                continue
+            tray = (opener - buy_ins * BUY_IN_CENTS + summary.collected_cents.get(table.table_id, 0)
+                    - summary.paid_cents.get(table.table_id, 0))  # fmt: skip
+            if tray < LOW_TRAY_CENTS:
+                fill = -(-(LOW_TRAY_CENTS - tray) // 10_000) * 10_000
+                slip = f"slip:{gaming_day.year}-{900_000 + number:06d}"
+                append(slip, [
+                    NewEvent("slip.fill_requested", {
+                        "table_id": table.table_id, "gaming_day": str(gaming_day),
+                        "amounts": {"10000": fill // 10_000}, "requested_by": crew.cage}),
+                    NewEvent("slip.approved", {"approved_by": crew.floorperson}),
+                ], expected_version=0, actor=actor)  # fmt: skip
+                tray += fill
+            tray -= plan.inventory_short_cents.get(table.table_id, 0)
+            append(stream, [NewEvent("table.closed", {
+                "closer": chips_for(tray), "dealer": crew.dealer,
+                "floorperson": crew.floorperson})],
+                expected_version=1 + buy_ins, actor=actor)  # fmt: skip
+            drop = buy_ins * BUY_IN_CENTS - plan.drop_short_cents.get(table.table_id, 0)
+            count = [NewEvent("count.entered", {"currency": bills_for(drop), "chips": {},
+                                                "counted_by": crew.counter})]  # fmt: skip
+            if table.table_id not in plan.unverified:
+                count.append(NewEvent("count.verified", {"verified_by": crew.verifier}))
+            append(f"count:{table.table_id}:{gaming_day}", count, expected_version=0,
+                   actor=actor)  # fmt: skip
+    if project:
+        run_all()
+    return summary

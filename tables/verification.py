@@ -125,6 +125,8 @@ class RoundSelection:
     table_id: str | None = None
     stream_from: str | None = None
     stream_to: str | None = None
+    #: Only events up to this ledger position (the close's cutoff).
+    upto_position: int | None = None
 
     def where(self) -> tuple[str, list[Any]]:
         """SQL over the ``round.opened`` rows aliased ``o``. The JSON keys are
@@ -149,6 +151,9 @@ class RoundSelection:
         if self.stream_to is not None:
             conditions.append("o.stream_id < %s")
             params.append(self.stream_to)
+        if self.upto_position is not None:
+            conditions.append("o.position <= %s")
+            params.append(self.upto_position)
         return " AND ".join(conditions), params
 
 
@@ -197,15 +202,18 @@ def iter_round_events(selection: RoundSelection, *, rounds_per_page: int = 250
     from audit.storage import fact_columns, select_facts
 
     where, params = selection.where()
+    upto, upto_params = "", []
+    if selection.upto_position is not None:
+        upto, upto_params = " AND e.position <= %s", [selection.upto_position]
     sql = (
         f"SELECT {fact_columns('e')} FROM ledger_event e WHERE e.stream_id IN ("
         f" SELECT o.stream_id FROM ledger_event o WHERE {where} AND o.stream_id > %s"
-        " ORDER BY o.stream_id LIMIT %s"
-        ") ORDER BY e.stream_id, e.version"
+        f" ORDER BY o.stream_id LIMIT %s){upto}"
+        " ORDER BY e.stream_id, e.version"
     )
     after = ""
     while True:
-        rows = select_facts(sql, [*params, after, rounds_per_page])
+        rows = select_facts(sql, [*params, after, rounds_per_page, *upto_params])
         yield from rows
         if not rows or len({row.stream_id for row in rows}) < rounds_per_page:
             return

@@ -109,7 +109,7 @@ def day_win(table_id: str, gaming_day: datetime.date | str) -> TableWin:
     table = Table.objects.filter(table_id=table_id).first()
     if table is None:
         raise WinNotAvailable(f"no table {table_id} is configured")
-    row = _table_day(table_id, day)
+    row = table_day_at(table_id, day)
     if row is None:
         raise WinNotAvailable(f"table {table_id} was not opened on gaming day {day}")
     if row.status != TableDayStatus.CLOSED or row.closer_cents is None:
@@ -141,13 +141,19 @@ def day_win(table_id: str, gaming_day: datetime.date | str) -> TableWin:
     )
 
 
-def _table_day(table_id: str, day: datetime.date) -> TableDay | None:
-    events = read_stream(table_stream_id(table_id, day))
+def table_day_at(
+    table_id: str, day: datetime.date, upto: int | None = None
+) -> TableDay | None:
+    """The table's day from the ledger (up to position ``upto`` if given),
+    computed with the projection's own function; None if never opened."""
+    events = [e for e in read_stream(table_stream_id(table_id, day))
+              if upto is None or e.position <= upto]  # fmt: skip
     if not events:
         return None
     slips: dict[str, list] = {}
     for event in read_streams(slip_streams_of(table_id, day)):
-        slips.setdefault(event.stream_id, []).append(event)
+        if upto is None or event.position <= upto:
+            slips.setdefault(event.stream_id, []).append(event)
     return table_day_row(table_stream_id(table_id, day), events, slips)
 
 

@@ -1,0 +1,552 @@
+"""The gaming-day close: tables, replay, reconciliation, seal and export, as
+one resumable job whose every step is a ledger event.
+
+The close of day D is the stream ``close:<D>``; each stage appends one event
+when it finishes, so the stream *is* the job's state:
+
+1. ``close.started`` — the tables are checked: any still open, or closed
+   without a verified count, stop the close (the message lists them) unless
+   a shift supervisor forces it, in which case those tables are recorded as
+   left without a win. The event fixes the **cutoff**: the ledger position
+   every later stage reads up to, so a re-run reads exactly what the first
+   run read, whatever was appended since (a late recount, say).
+2. ``close.replayed`` — every round of the day replayed through the rules
+   engine; per table, the handle by wager, the chips collected and paid, the
+   findings and the exact theoretical win.
+3. ``close.reconciled`` — per table, the count's win and hold beside the
+   ledger's figures, and the variances (``tables.reconciliation``), under the
+   jurisdiction's ``VariancePolicy`` in force that day (recorded with them).
+4. ``close.sealed`` — the day's seal (``audit.seals``).
+5. ``close.exported`` — the regulator export (``audit.exports``), its zip's
+   SHA-256.
+6. ``close.completed``.
+
+Running it again after ``close.completed`` changes nothing and reports
+"already closed". A run killed between stages resumes at the first missing
+one; one killed inside a stage redoes that stage from the same cutoff, so
+the results are identical. Two runs racing collide on the stream's version:
+the loser raises and can simply be run again. Appends are by the system
+actor ``close`` and name the person who asked (``requested_by``).
+"""
+
+from __future__ import annotations
+
+import datetime
+import multiprocessing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import connections, transaction
+from django.utils import timezone
+
+from audit import errors
+from audit.ledger import (
+    Actor,
+    NewEvent,
+    RecordedEvent,
+    append,
+    head_position,
+    read_stream,
+    read_streams,
+)
+from audit.projections import Projection, register
+from audit.projections import run as run_projection
+from audit.registry import (
+    EventType,
+    StreamKind,
+    object_schema,
+    register_event_type,
+    register_stream_kind,
+)
+from casino.models import Casino, DayClose, DayCloseStatus, VariancePolicy
+from casino.roles import Role
+
+CLOSE_STREAM_KIND = "close"
+STARTED = "close.started"
+REPLAYED = "close.replayed"
+RECONCILED = "close.reconciled"
+SEALED = "close.sealed"
+EXPORTED = "close.exported"
+COMPLETED = "close.completed"
+STAGES = (STARTED, REPLAYED, RECONCILED, SEALED, EXPORTED, COMPLETED)
+#: The progress callback's stage names, in order.
+STAGE_NAMES = {event_type: event_type.partition(".")[2] for event_type in STAGES}
+
+_DAY = {"type": "string", "format": "date"}
+_USER = {"type": "string", "minLength": 1, "maxLength": 150}
+_COUNT = {"type": "integer", "minimum": 0}
+_HASH = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+_TABLES = {"type": "array", "items": {"type": "string"}}
+_OBJECT = {"type": "object"}
+_SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
+    STARTED: ("The close of a gaming day began: who asked, whether forced, the ledger "
+              "position it reads up to, the tables it covers and those left without a win.",
+              {"gaming_day": _DAY, "requested_by": _USER, "forced": {"type": "boolean"},
+               "cutoff_position": _COUNT, "tables": _TABLES, "left_open": _TABLES,
+               "uncounted": _TABLES, "jurisdiction": {"type": "string"},
+               "thresholds": _OBJECT}),
+    REPLAYED: ("Every round of the day replayed through the rules engine; per table, "
+               "the handle by wager, chips collected and paid, findings, theoretical win.",
+               {"rounds": _COUNT, "events": _COUNT, "findings": _OBJECT, "refused": _TABLES,
+                "tables": _OBJECT}),
+    RECONCILED: ("Each table's win and hold from the count, beside the ledger's figures and "
+                 "the theoretical win, with the variances above the thresholds.",
+                 {"tables": {"type": "array", "items": _OBJECT}, "totals": _OBJECT}),
+    SEALED: ("The gaming day was sealed (Merkle root over its streams' heads, signed).",
+             {"seal_hash": _HASH, "merkle_root": _HASH, "events": _COUNT, "streams": _COUNT}),
+    EXPORTED: ("The regulator export of the day was written.",
+               {"name": {"type": "string"}, "zip_sha256": _HASH, "bytes": _COUNT}),
+    COMPLETED: ("The close of the gaming day is complete.",
+                {"tables": _COUNT, "variances": _COUNT, "win_cents": {"type": "integer"}}),
+}  # fmt: skip
+for _name, (_description, _properties) in _SCHEMAS.items():
+    _schema = object_schema(_properties, description=_description)
+    register_event_type(EventType(name=_name, version=1, description=_description, schema=_schema))
+
+
+def close_stream_id(day: datetime.date) -> str:
+    return f"{CLOSE_STREAM_KIND}:{day.isoformat()}"
+
+
+def close_policy(stream_id: str, recorded: Any, new: Any, actor: Any) -> None:
+    """The stages in order, each once; a forced close is a shift supervisor's."""
+    from tables.table_day import check_person
+
+    done = [e.event_type for e in recorded]
+    for index, event in enumerate(new):
+        if event.event_type == "ledger.correction":
+            continue
+        expected = STAGES[len(done)] if len(done) < len(STAGES) else None
+        if event.event_type != expected:
+            raise errors.RuleViolation(
+                f"the close's next step is {expected or 'nothing (the day is closed)'}, "
+                f"not {event.event_type}",
+                field=f"events[{index}].type",
+            )
+        if event.event_type == STARTED and event.payload["forced"]:
+            check_person(event.payload["requested_by"], frozenset({Role.SHIFT_SUPERVISOR.value}),
+                         f"events[{index}].payload.requested_by")  # fmt: skip
+        done.append(event.event_type)
+
+
+register_stream_kind(
+    StreamKind(
+        name=CLOSE_STREAM_KIND,
+        description="One gaming day's close: each stage's result, in order.",
+        accepts=frozenset(STAGES),
+        policy=close_policy,
+    )
+)
+
+
+class CloseRefused(Exception):
+    """The day cannot be closed (yet): the message says why and lists tables."""
+
+
+@dataclass
+class CloseReport:
+    gaming_day: datetime.date
+    already_closed: bool = False
+    stages_run: list[str] = field(default_factory=list)
+    tables: int = 0
+    rounds: int = 0
+    variances: int = 0
+    win_cents: int = 0
+    export: Path | None = None
+
+    def summary(self) -> str:
+        if self.already_closed:
+            return f"gaming day {self.gaming_day} is already closed"
+        return (f"gaming day {self.gaming_day} closed: {self.tables} tables, {self.rounds} "
+                f"rounds, {self.variances} variances; stages run: "
+                f"{', '.join(self.stages_run) or 'none'}")  # fmt: skip
+
+
+Progress = Callable[[str, int, int], None]
+
+
+def _no_progress(stage: str, done: int, total: int) -> None:
+    pass
+
+
+def export_root() -> Path:
+    return Path(getattr(settings, "EXPORT_ROOT", Path(settings.BASE_DIR) / "var" / "exports"))
+
+
+def close_gaming_day(
+    day: datetime.date,
+    *,
+    requested_by: str,
+    force: bool = False,
+    now: datetime.datetime | None = None,
+    progress: Progress | None = None,
+    workers: int = 1,
+) -> CloseReport:
+    """Close ``day`` (see the module docstring); returns what was done."""
+    progress = progress or _no_progress
+    report = CloseReport(day)
+    stream_id = close_stream_id(day)
+    recorded = {e.event_type: e for e in read_stream(stream_id)}
+    if COMPLETED in recorded:
+        report.already_closed = True
+        _fill_report(report, recorded)
+        return report
+    casino = Casino.current()
+    now = now or timezone.now()
+    _, end = casino.gaming_day_bounds(day)
+    if now < end:
+        raise CloseRefused(f"gaming day {day} has not ended (it ends at {end.isoformat()})")
+    actor = Actor.system("close", source="close")
+
+    def record(event_type: str, payload: dict[str, Any]) -> RecordedEvent:
+        append(stream_id, [NewEvent(event_type, payload)],
+               expected_version=len(recorded), actor=actor)  # fmt: skip
+        event = read_stream(stream_id, after_version=len(recorded))[0]
+        recorded[event_type] = event
+        report.stages_run.append(STAGE_NAMES[event_type])
+        return event
+
+    if STARTED not in recorded:
+        progress("started", 0, 1)
+        record(STARTED, _start(day, casino, requested_by, force))
+        progress("started", 1, 1)
+    cutoff = recorded[STARTED].payload["cutoff_position"]
+    if REPLAYED not in recorded:
+        record(REPLAYED, _replay(day, cutoff, progress, workers))
+    if RECONCILED not in recorded:
+        record(RECONCILED, _reconcile(day, recorded[STARTED].payload, recorded[REPLAYED].payload,
+                                      progress))  # fmt: skip
+    if SEALED not in recorded:
+        from audit.seals import seal_day
+
+        progress("sealed", 0, 1)
+        seal = seal_day(day, now=now)
+        record(SEALED, {"seal_hash": seal.seal_hash, "merkle_root": seal.merkle_root,
+                        "events": seal.event_count, "streams": seal.stream_count})  # fmt: skip
+        progress("sealed", 1, 1)
+    if EXPORTED not in recorded:
+        # A seal made by this very run was a full walk of the day a moment ago;
+        # a close resumed later checks the day against its seal again.
+        check_seal = "sealed" not in report.stages_run
+        record(EXPORTED, _export(day, now, progress, check_seal))
+    reconciled = recorded[RECONCILED].payload["totals"]
+    record(COMPLETED, {"tables": reconciled["tables"], "variances": reconciled["variances"],
+                       "win_cents": reconciled["win_cents"]})  # fmt: skip
+    run_projection(CLOSES)
+    _fill_report(report, recorded)
+    return report
+
+
+def _fill_report(report: CloseReport, recorded: dict[str, RecordedEvent]) -> None:
+    totals = recorded[RECONCILED].payload["totals"]
+    report.tables, report.variances = totals["tables"], totals["variances"]
+    report.win_cents, report.rounds = totals["win_cents"], recorded[REPLAYED].payload["rounds"]
+    report.export = export_root() / f"{recorded[EXPORTED].payload['name']}.zip"
+
+
+# --- 1. the tables ----------------------------------------------------------------------
+
+
+def _start(day: datetime.date, casino: Casino, requested_by: str, force: bool) -> dict[str, Any]:
+    from tables.count import latest_verified_count
+    from tables.models import TableDay, TableDayStatus
+    from tables.table_day import TABLE_DAYS
+
+    run_projection(TABLE_DAYS)
+    days = list(TableDay.objects.filter(gaming_day=day).order_by("table_id"))
+    left_open = [d.table_id for d in days if d.status == TableDayStatus.OPEN]
+    uncounted = [d.table_id for d in days if d.status == TableDayStatus.CLOSED
+                 and latest_verified_count(d.table_id, day) is None]  # fmt: skip
+    if (left_open or uncounted) and not force:
+        problems = []
+        if left_open:
+            problems.append(f"still open: {', '.join(left_open)}")
+        if uncounted:
+            problems.append(f"drop not counted and verified: {', '.join(uncounted)}")
+        raise CloseRefused(
+            f"gaming day {day} cannot be closed — {'; '.join(problems)}. Close the tables and "
+            "verify their counts, or have a shift supervisor force the close (those tables "
+            "are then recorded without a win)."
+        )
+    policy = VariancePolicy.in_force(casino.jurisdiction_id, day)
+    return {
+        "gaming_day": day.isoformat(),
+        "requested_by": requested_by,
+        "forced": bool(force and (left_open or uncounted)),
+        "cutoff_position": head_position(),
+        "tables": [d.table_id for d in days],
+        "left_open": left_open,
+        "uncounted": uncounted,
+        "jurisdiction": casino.jurisdiction_id,
+        "thresholds": policy.thresholds(),
+    }
+
+
+# --- 2. replay --------------------------------------------------------------------------
+
+
+@dataclass
+class _DayTally:
+    rounds: int = 0
+    events: int = 0
+    findings: dict[str, int] = field(default_factory=dict)
+    refused: list[str] = field(default_factory=list)
+    tables: dict[str, Any] = field(default_factory=dict)
+
+    def merge(self, other: _DayTally) -> _DayTally:
+        self.rounds += other.rounds
+        self.events += other.events
+        for kind, count in other.findings.items():
+            self.findings[kind] = self.findings.get(kind, 0) + count
+        self.refused.extend(other.refused)
+        for table_id, tally in other.tables.items():
+            if table_id in self.tables:
+                self.tables[table_id].merge(tally)
+            else:
+                self.tables[table_id] = tally
+        return self
+
+
+def _tally_rounds(selection: Any, on_round: Callable[[], None] | None = None) -> _DayTally:
+    from tables.reconciliation import PlayTally
+    from tables.verification import replay_rounds
+
+    day = _DayTally()
+
+    def add(verified: Any) -> None:
+        if verified.result is not None:
+            table_id = verified.result.events[0].table_id
+            tally = day.tables.get(table_id)
+            if tally is None:
+                tally = day.tables[table_id] = PlayTally()
+            tally.add_round(verified.result, len(verified.recorded))
+        if on_round is not None:
+            on_round()
+
+    summary = replay_rounds(selection, on_round=add)
+    day.rounds, day.events, day.findings = summary.rounds, summary.events, summary.findings
+    day.refused = [stream for stream, _ in summary.refused]
+    return day
+
+
+def _tally_shard(selection: Any) -> _DayTally:
+    connections.close_all()  # a child never shares its parent's connection
+    return _tally_rounds(selection)
+
+
+def _replay(day: datetime.date, cutoff: int, progress: Progress, workers: int) -> dict[str, Any]:
+    from tables.verification import RoundSelection, count_rounds, split_rounds
+
+    selection = RoundSelection(gaming_day=day, upto_position=cutoff)
+    total = count_rounds(selection)
+    progress("replayed", 0, total)
+    # A Celery prefork worker's processes are daemons and may not fork a pool.
+    if workers > 1 and not multiprocessing.current_process().daemon and total > 1000:
+        tally = _DayTally()
+        shards = split_rounds(selection, workers * 8)
+        connections.close_all()
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for part in pool.imap_unordered(_tally_shard, shards):
+                tally.merge(part)
+                progress("replayed", tally.rounds, total)
+    else:
+        done = 0
+
+        def tick() -> None:
+            nonlocal done
+            done += 1
+            if done % 500 == 0:
+                progress("replayed", done, total)
+
+        tally = _tally_rounds(selection, tick)
+    progress("replayed", tally.rounds, total)
+    return {
+        "rounds": tally.rounds,
+        "events": tally.events,
+        "findings": dict(sorted(tally.findings.items())),
+        "refused": sorted(tally.refused),
+        "tables": {t: tally.tables[t].to_payload() for t in sorted(tally.tables)},
+    }
+
+
+# --- 3. reconciliation ------------------------------------------------------------------
+
+
+def _reconcile(
+    day: datetime.date, started: dict[str, Any], replayed: dict[str, Any], progress: Progress
+) -> dict[str, Any]:
+    from tables.count import latest_verified_count
+    from tables.models import Table, TableDayFigures, TableDayStatus
+    from tables.reconciliation import (
+        LEFT_OPEN,
+        NO_COUNT,
+        NOT_OPENED,
+        RECONCILED,
+        DayHistory,
+        PlayTally,
+        TableInputs,
+        reconcile,
+    )
+    from tables.win import table_day_at
+
+    # The history the hold checks read is earlier closes' figures.
+    run_projection(CLOSES)
+    cutoff = started["cutoff_position"]
+    tallies = {t: PlayTally.from_payload(p) for t, p in replayed["tables"].items()}
+    table_ids = sorted(set(started["tables"]) | set(tallies))
+    configured = {t.table_id: t for t in Table.objects.filter(table_id__in=table_ids)}
+    history: dict[str, list[DayHistory]] = {}
+    earlier = TableDayFigures.objects.filter(
+        table_id__in=table_ids, status=RECONCILED, gaming_day__lt=day,
+        gaming_day__gte=day - datetime.timedelta(days=400),
+    ).order_by("table_id", "gaming_day").values_list("table_id", "gaming_day", "win_cents",
+                                                     "drop_cents")  # fmt: skip
+    for table_id, gaming_day, win_cents, drop_cents in earlier:
+        history.setdefault(table_id, []).append(DayHistory(gaming_day, win_cents, drop_cents))
+    results = []
+    progress("reconciled", 0, len(table_ids))
+    for done, table_id in enumerate(table_ids, start=1):
+        table = configured.get(table_id)
+        row = table_day_at(table_id, day, upto=cutoff)
+        count = latest_verified_count(table_id, day, upto=cutoff) if row is not None else None
+        if row is None:
+            status = NOT_OPENED
+        elif row.status != TableDayStatus.CLOSED:
+            status = LEFT_OPEN
+        elif count is None:
+            status = NO_COUNT
+        else:
+            status = RECONCILED
+        inputs = TableInputs(
+            table_id=table_id,
+            game=table.game if table else "",
+            pit=table.pit if table else "",
+            gaming_day=day,
+            status=status,
+            play=tallies.get(table_id, PlayTally()),
+            opener_cents=row.opener_cents if row else 0,
+            closer_cents=(row.closer_cents or 0) if row else 0,
+            fills_cents=row.fills_cents if row else 0,
+            credits_cents=row.credits_cents if row else 0,
+            buy_ins_cents=row.buy_ins_cents if row else 0,
+            drop_cents=count.drop_cents if count else 0,
+            history=tuple(history.get(table_id, ())),
+        )
+        results.append(reconcile(inputs, started["thresholds"]))
+        progress("reconciled", done, len(table_ids))
+    figures = [r["figures"] for r in results]
+    totals = {
+        "tables": len(figures),
+        "reconciled": sum(f["status"] == RECONCILED for f in figures),
+        "variances": sum(len(r["variances"]) for r in results),
+    }
+    for name in ("handle_cents", "drop_cents", "win_cents", "theoretical_win_cents",
+                 "fills_cents", "credits_cents", "rounds"):  # fmt: skip
+        totals[name] = sum(f[name] for f in figures)
+    return {"tables": results, "totals": totals}
+
+
+# --- 5. the export ----------------------------------------------------------------------
+
+
+def _export(
+    day: datetime.date, now: datetime.datetime, progress: Progress, check_seal: bool
+) -> dict[str, Any]:
+    from audit.exports import export_day, file_digest
+
+    progress("exported", 0, 1)
+    # The export's CSVs read the read models: bring them all up to date first.
+    from audit.projections import run_all
+
+    run_all()
+    root = export_root()
+    root.mkdir(parents=True, exist_ok=True)
+    directory = export_day(day, root, make_zip=True, now=now, check_seal=check_seal)
+    digest = file_digest(directory.with_suffix(".zip"))
+    progress("exported", 1, 1)
+    return {"name": directory.name, "zip_sha256": digest["sha256"], "bytes": digest["bytes"]}
+
+
+# --- the projection: DayClose, TableDayFigures, Variance --------------------------------
+
+
+def _apply_closes(batch: list[RecordedEvent]) -> None:
+    from tables.models import TableDayFigures, Variance
+
+    streams = sorted({e.stream_id for e in batch})
+    upto = batch[-1].position
+    by_stream: dict[str, list[RecordedEvent]] = {}
+    for event in read_streams(streams):
+        if event.position <= upto:
+            by_stream.setdefault(event.stream_id, []).append(event)
+    for stream_id, events in by_stream.items():
+        day = datetime.date.fromisoformat(stream_id.partition(":")[2])
+        stages = {e.event_type: e for e in events}
+        started = stages[STARTED]
+        row = DayClose(
+            gaming_day=day, status=DayCloseStatus.IN_PROGRESS,
+            stage=STAGE_NAMES[events[-1].event_type],
+            requested_by=started.payload["requested_by"], forced=started.payload["forced"],
+            cutoff_position=started.payload["cutoff_position"], started_at=started.recorded_at,
+            computed_at_position=events[-1].position,
+        )  # fmt: skip
+        if REPLAYED in stages:
+            row.rounds = stages[REPLAYED].payload["rounds"]
+            row.findings = sum(stages[REPLAYED].payload["findings"].values())
+        if RECONCILED in stages:
+            reconciled = stages[RECONCILED]
+            totals = reconciled.payload["totals"]
+            row.tables, row.variances = totals["tables"], totals["variances"]
+            row.drop_cents, row.win_cents = totals["drop_cents"], totals["win_cents"]
+            row.theoretical_win_cents = totals["theoretical_win_cents"]
+            with transaction.atomic():
+                TableDayFigures.objects.filter(gaming_day=day).delete()
+                Variance.objects.filter(gaming_day=day).delete()
+                TableDayFigures.objects.bulk_create(
+                    TableDayFigures(gaming_day=day, computed_at_position=reconciled.position,
+                                    **result["figures"])  # fmt: skip
+                    for result in reconciled.payload["tables"]
+                )
+                Variance.objects.bulk_create(
+                    Variance(table_id=result["figures"]["table_id"], gaming_day=day,
+                             computed_at_position=reconciled.position, **variance)
+                    for result in reconciled.payload["tables"]
+                    for variance in result["variances"]
+                )  # fmt: skip
+        if SEALED in stages:
+            row.seal_hash = stages[SEALED].payload["seal_hash"]
+        if EXPORTED in stages:
+            row.export_name = stages[EXPORTED].payload["name"]
+            row.export_sha256 = stages[EXPORTED].payload["zip_sha256"]
+        if COMPLETED in stages:
+            row.status, row.completed_at = DayCloseStatus.CLOSED, stages[COMPLETED].recorded_at
+        row.save()
+
+
+def _clear_closes() -> None:
+    from tables.models import TableDayFigures, Variance
+
+    DayClose.objects.all().delete()
+    TableDayFigures.objects.all().delete()
+    Variance.objects.all().delete()
+
+
+CLOSES = register(
+    Projection(
+        name="casino.closes",
+        description="Each gaming day's close, and the figures and variances it reconciled.",
+        event_types=frozenset(STAGES),
+        apply=_apply_closes,
+        clear=_clear_closes,
+    )
+)
+
+
+def stage_of(day: datetime.date) -> str | None:
+    """The last stage the close of ``day`` completed (None if never started)."""
+    events = read_stream(close_stream_id(day))
+    return STAGE_NAMES[events[-1].event_type] if events else None
+
