@@ -44,7 +44,8 @@ from audit.registry import (
     register_event_type,
     register_stream_kind,
 )
-from audit.seals import day_window, seal_day, streamed, verify_seal
+from audit.seals import code_points, day_window, seal_day, verify_seal
+from audit.storage import json_text, loads_json, stamp, stream_rows, timestamp_text
 
 EXPORT_FORMAT = "pitboss-day-export/1"
 RANGE_FORMAT = "pitboss-range-export/1"
@@ -105,14 +106,15 @@ def record_download(actor: Actor, day: datetime.date) -> None:
 
 # --- events ---------------------------------------------------------------------------
 
-_EVENT_COLUMNS = (
-    "position, stream_id, version, event_type, schema_version, payload, metadata, "
-    "occurred_at, recorded_at, prev_hash, hash"
-)
-
-
-def _loads(value: Any) -> Any:
-    return json.loads(value) if isinstance(value, str) else value
+def _event_columns(table: str = "") -> str:
+    prefix = f"{table}." if table else ""
+    return (
+        f"{prefix}position, {prefix}stream_id, {prefix}version, {prefix}event_type, "
+        f"{prefix}schema_version, {json_text(prefix + 'payload')}, "
+        f"{json_text(prefix + 'metadata')}, {timestamp_text(prefix + 'occurred_at')}, "
+        f"{timestamp_text(prefix + 'recorded_at')}, "
+        f"{prefix}prev_hash, {prefix}hash"
+    )
 
 
 def event_line(row: tuple[Any, ...]) -> bytes:
@@ -125,19 +127,19 @@ def event_line(row: tuple[Any, ...]) -> bytes:
         "version": version,
         "type": event_type,
         "schema_version": schema_version,
-        "payload": _loads(payload),
-        "metadata": _loads(metadata),
-        "occurred_at": format_timestamp(occurred_at),
-        "recorded_at": format_timestamp(recorded_at),
+        "payload": loads_json(payload),
+        "metadata": loads_json(metadata),
+        "occurred_at": stamp(occurred_at),
+        "recorded_at": stamp(recorded_at),
         "prev_hash": prev_hash,
         "hash": digest,
     }) + b"\n"  # fmt: skip
 
 
 def _day_events(start: datetime.datetime, end: datetime.datetime) -> Iterator[tuple[Any, ...]]:
-    """The day's events in global order, keyset-paged on position between the
-    first and last position recorded in the window (found through the
-    ``recorded_at`` index), so a page never scans the rest of the ledger."""
+    """The day's events in global order, streamed, between the first and last
+    position recorded in the window (found through the ``recorded_at``
+    index), so the scan never touches the rest of the ledger."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT min(position), max(position) FROM ledger_event "
@@ -145,34 +147,40 @@ def _day_events(start: datetime.datetime, end: datetime.datetime) -> Iterator[tu
             [start, end],
         )
         first, last = cursor.fetchone()
-        if first is None:
-            return
-        sql = (
-            f"SELECT {_EVENT_COLUMNS} FROM ledger_event WHERE position > %s AND position <= %s "
-            "AND recorded_at >= %s AND recorded_at < %s ORDER BY position LIMIT %s"
-        )
-        after = first - 1
-        while True:
-            cursor.execute(sql, [after, last, start, end, PAGE])
-            rows = cursor.fetchall()
-            yield from rows
-            if len(rows) < PAGE:
-                return
-            after = rows[-1][0]
+    if first is None:
+        return
+    yield from stream_rows(
+        f"SELECT {_event_columns()} FROM ledger_event WHERE position >= %s AND position <= %s "
+        "AND recorded_at >= %s AND recorded_at < %s ORDER BY position",
+        [first, last, start, end], PAGE,
+    )  # fmt: skip
 
 
 def _prior_heads(start: datetime.datetime, end: datetime.datetime) -> Iterator[tuple[Any, ...]]:
     """For each stream whose first event of the day is not its first, the
     event just before the day, by stream_id (code-point order)."""
     sql = (
-        f"SELECT {', '.join('p.' + c for c in _EVENT_COLUMNS.split(', '))} FROM ("
+        f"SELECT {_event_columns('p')} FROM ("
         " SELECT stream_id, min(version) AS first FROM ledger_event"
         " WHERE recorded_at >= %s AND recorded_at < %s"
         " GROUP BY stream_id HAVING min(version) > 1"
         ") f JOIN ledger_event p ON p.stream_id = f.stream_id AND p.version = f.first - 1"
-        ' ORDER BY p.stream_id COLLATE "C"'
+        f" ORDER BY p.stream_id {code_points()}"
     )
-    return streamed(sql, [start, end])
+    return stream_rows(sql, [start, end], PAGE)
+
+
+def _close_events(day: datetime.date) -> Iterator[tuple[Any, ...]]:
+    """The day's close stream (``casino.close``) up to and including
+    ``close.sealed``: what the close had done when it wrote the export, so an
+    export written again later is the same, byte for byte."""
+    sql = (
+        f"SELECT {_event_columns()} FROM ledger_event WHERE stream_id = %s AND version <= ("
+        " SELECT coalesce(max(version), 0) FROM ledger_event"
+        " WHERE stream_id = %s AND event_type = 'close.sealed') ORDER BY version"
+    )
+    stream_id = f"close:{day.isoformat()}"
+    return stream_rows(sql, [stream_id, stream_id], PAGE)
 
 
 # --- read models as CSV ------------------------------------------------------------
@@ -203,15 +211,20 @@ def dollars(cents: int | None) -> str:
 
 def _csv_rows(queryset: models.QuerySet) -> Iterator[list[str]]:
     """A header and one row per object: every concrete field in model order;
-    each ``*_cents`` column followed by its ``*_dollars`` twin."""
-    fields = [f for f in queryset.model._meta.concrete_fields]
+    each ``*_cents`` column followed by its ``*_dollars`` twin. Rows by primary
+    key, or, where the queryset names an order, in that order and without a
+    surrogate ``id`` (which rebuilding the read model would renumber)."""
+    natural = bool(queryset.query.order_by)
+    fields = [f for f in queryset.model._meta.concrete_fields
+              if not (natural and f.primary_key and f.attname == "id")]  # fmt: skip
     header: list[str] = []
     for f in fields:
         header.append(f.attname)
         if f.attname.endswith("_cents"):
             header.append(f.attname[: -len("_cents")] + "_dollars")
     yield header
-    for obj in queryset.order_by("pk").iterator(chunk_size=PAGE):
+    ordered = queryset if queryset.query.order_by else queryset.order_by("pk")
+    for obj in ordered.iterator(chunk_size=PAGE):
         row: list[str] = []
         for f in fields:
             value = getattr(obj, f.attname)
@@ -224,7 +237,16 @@ def _csv_rows(queryset: models.QuerySet) -> Iterator[list[str]]:
 def _read_models(day: datetime.date, start: datetime.datetime, end: datetime.datetime):
     from django.db.models import Q
 
-    from tables.models import ComplianceFinding, Deck, Finding, Round, Slip, TableDay
+    from tables.models import (
+        ComplianceFinding,
+        Deck,
+        Finding,
+        Round,
+        Slip,
+        TableDay,
+        TableDayFigures,
+        Variance,
+    )
 
     in_use = Q(received_at__lt=end) & (Q(removed_at__isnull=True) | Q(removed_at__gte=start))
     return [
@@ -234,6 +256,10 @@ def _read_models(day: datetime.date, start: datetime.datetime, end: datetime.dat
         ("table_days.csv", TableDay.objects.filter(gaming_day=day)),
         ("decks.csv", Deck.objects.filter(in_use)),
         ("compliance.csv", ComplianceFinding.objects.filter(gaming_day=day)),
+        # The close's reconciliation (empty until the day is closed).
+        ("win_report.csv", TableDayFigures.objects.filter(gaming_day=day).order_by("table_id")),
+        ("variances.csv",
+         Variance.objects.filter(gaming_day=day).order_by("table_id", "kind")),
     ]
 
 
@@ -295,14 +321,16 @@ def export_day(
     *,
     make_zip: bool = False,
     now: datetime.datetime | None = None,
+    check_seal: bool = True,
 ) -> Path:
     """Write the export of ``day`` into ``out/pitboss-export-<day>/`` (sealing
     the day first if needed) and return that directory; with ``make_zip``
     also ``out/pitboss-export-<day>.zip``. Refuses a day that no longer
-    matches its seal."""
+    matches its seal; ``check_seal=False`` skips that walk of the day for a
+    caller that has just walked it to seal it (the close)."""
     seal = seal_day(day, now=now)
-    report = verify_seal(day)
-    if not report.ok:
+    report = verify_seal(day) if check_seal else None
+    if report is not None and not report.ok:
         raise ExportError(
             f"gaming day {day} no longer matches its seal: " + "; ".join(report.problems)
         )
@@ -325,9 +353,12 @@ def _write_day(day: datetime.date, seal: DaySeal, target: Path) -> dict[str, Any
     files["prior_heads.jsonl"] = _write_lines(
         target / "prior_heads.jsonl", (event_line(row) for row in _prior_heads(start, end))
     )
+    files["close_events.jsonl"] = _write_lines(
+        target / "close_events.jsonl", (event_line(row) for row in _close_events(day))
+    )
     for name, queryset in _read_models(day, start, end):
         files[name] = _write_csv(target / name, _csv_rows(queryset))
-    body = _loads(seal.body)
+    body = loads_json(seal.body)
     seal_document = {
         "body": body,
         "seal_hash": seal.seal_hash,
@@ -374,7 +405,7 @@ def export_range(
         exported = export_day(day, target, now=now)
         days.append(exported.name)
         for path in sorted(exported.iterdir()):
-            files[f"{exported.name}/{path.name}"] = _digest(path)
+            files[f"{exported.name}/{path.name}"] = file_digest(path)
         day += datetime.timedelta(days=1)
     for name in STATIC_FILES:
         files[name] = _write_lines(target / name, [static_file(name)])
@@ -391,7 +422,7 @@ def export_range(
     return target
 
 
-def _digest(path: Path) -> dict[str, Any]:
+def file_digest(path: Path) -> dict[str, Any]:
     sha, size = hashlib.sha256(), 0
     with path.open("rb") as handle:
         for chunk in iter(lambda: handle.read(1 << 20), b""):

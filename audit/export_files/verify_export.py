@@ -20,7 +20,10 @@ stops at the first inconsistency, naming it (exit status 1):
    prior_heads.jsonl, whose own hash is recomputed too), global positions
    increasing, every recorded_at inside the seal's window;
 4. the Merkle root of the streams' last events equals the seal's, and the
-   event and stream counts match.
+   event and stream counts match;
+5. close_events.jsonl (the day's close, when present): every hash and link
+   from genesis, the stream is the day's ``close:<day>``, and its
+   ``close.sealed`` event names this export's seal.
 
 For an export of a range of days, each day's directory is verified, and
 each day's seal must name the previous day's seal.
@@ -259,6 +262,32 @@ def check_events(directory, body, label):
     say(f"ok   {label}Merkle root of {len(leaves)} stream heads equals the seal's {root}")
 
 
+def check_close_events(directory, manifest, label):
+    path = directory / "close_events.jsonl"
+    if "close_events.jsonl" not in manifest["files"] or path.stat().st_size == 0:
+        say(f"--   {label}close_events.jsonl: the day was exported before its close")
+        return
+    stream_id = f"close:{manifest['gaming_day']}"
+    previous, sealed = (0, GENESIS_HASH), None
+    for number, event in read_events(path, "close_events.jsonl"):
+        where = f"{label}close_events.jsonl line {number}"
+        if event["stream_id"] != stream_id:
+            raise Inconsistent(f"{where}: stream {event['stream_id']}, not {stream_id}")
+        if event["version"] != previous[0] + 1 or event["prev_hash"] != previous[1]:
+            raise Inconsistent(f"{where}: version {event['version']} does not follow the "
+                               "previous event (an event is missing or out of order)")
+        if event_hash(event) != event["hash"]:
+            raise Inconsistent(f"{where}: content altered, the recomputed hash differs")
+        if event["type"] == "close.sealed":
+            sealed = event["payload"]["seal_hash"]
+        previous = (event["version"], event["hash"])
+    if sealed != manifest["seal_hash"]:
+        raise Inconsistent(f"{label}close_events.jsonl: close.sealed names seal {sealed}, "
+                           f"the manifest {manifest['seal_hash']}")
+    say(f"ok   {label}close_events.jsonl: {previous[0]} events of {stream_id} intact, "
+        "ending with this export's seal")
+
+
 DAY_KEYS = ["development_key", "files", "format", "gaming_day", "merkle_root", "seal_hash"]
 RANGE_KEYS = ["days", "files", "first_day", "format", "last_day"]
 
@@ -276,6 +305,7 @@ def verify_day(directory, label, require_signature):
     check_files(directory, manifest, label)
     body = check_seal(directory, manifest, label, require_signature)
     check_events(directory, body, label)
+    check_close_events(directory, manifest, label)
     return body
 
 
