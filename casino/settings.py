@@ -146,6 +146,9 @@ LEDGER_PROJECT_ON_APPEND = env_bool("LEDGER_PROJECT_ON_APPEND", True)
 # key (or LEDGER_SIGNING_KEY_FILE). Empty with DEBUG on: a development key derived
 # from SECRET_KEY, labelled as such; check casino.E002 refuses production without one.
 LEDGER_SIGNING_KEY = env_str("LEDGER_SIGNING_KEY")
+# Where the zips of sealed gaming days are kept for download (audit.downloads).
+# A cache: a missing zip is rebuilt byte-identical from the ledger and the seal.
+EXPORT_ROOT = Path(env_str("EXPORT_ROOT") or BASE_DIR / "var" / "exports")
 
 LOGGING = {
     "version": 1,

@@ -57,3 +57,21 @@ class ErrorSerializer(serializers.Serializer):
     field = serializers.CharField(required=False)
     section = serializers.CharField(required=False)
     current_version = serializers.IntegerField(required=False)
+
+
+class ExportSerializer(serializers.Serializer):
+    """One sealed gaming day whose export can be downloaded."""
+
+    gaming_day = serializers.DateField()
+    seal_hash = serializers.CharField()
+    merkle_root = serializers.CharField()
+    public_key = serializers.CharField(help_text="Base64 raw Ed25519 key that signed the seal")
+    development_key = serializers.BooleanField(
+        help_text="True when signed with a development key: not valid for regulatory use"
+    )
+    sealed_at = serializers.DateTimeField()
+    download = serializers.URLField(help_text="GET this URL for the export's zip")
+
+
+class ExportListSerializer(serializers.Serializer):
+    exports = ExportSerializer(many=True)

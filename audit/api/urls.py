@@ -1,7 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from audit.api import views
+from audit.api import exports, views
 
 urlpatterns = [
     path(
@@ -11,6 +11,12 @@ urlpatterns = [
     ),
     path("<str:version>/events", views.GlobalEventsView.as_view(), name="ledger-events"),
     path("<str:version>/event-types", views.EventTypesView.as_view(), name="ledger-event-types"),
+    path("<str:version>/exports/", exports.ExportListView.as_view(), name="exports"),
+    path(
+        "<str:version>/exports/<str:day>/",
+        exports.ExportDownloadView.as_view(),
+        name="export-download",
+    ),
     path("<str:version>/schema", SpectacularAPIView.as_view(), name="api-schema"),
     path(
         "<str:version>/docs", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"
