@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from tables import actions, floor
+from tables import actions, finance, floor
 
 admin.site.site_header = "Pitboss"
 admin.site.site_title = "Pitboss"
@@ -12,6 +12,13 @@ urlpatterns = [
     path("admin/floor/board.json", floor.floor_board_data, name="floor-board-data"),
     path("admin/floor/<slug:table_id>/<str:day>/", floor.table_day, name="table-day"),
     path("admin/act/<slug:action>/<str:stream_id>", actions.act, name="floor-action"),
+    path("admin/finance/", finance.finance_index, name="finance-index"),
+    path("admin/finance/variances/", finance.finance_variances, name="finance-variances"),
+    path("admin/finance/<str:day>/", finance.finance_day, name="finance-day"),
+    path("admin/finance/<str:day>/win-report.csv", finance.finance_csv, name="finance-csv"),
+    path("admin/finance/<str:day>/win-report.pdf", finance.finance_pdf, name="finance-pdf"),
+    path("admin/finance/<str:day>/<slug:table_id>/", finance.finance_table_day,
+         name="finance-table-day"),
     path("admin/", admin.site.urls),
     path("api/", include("audit.api.urls")),
 ]
