@@ -3,12 +3,15 @@
 * ``bench.ledger`` — appends, reads and the HTTP API against PostgreSQL,
   compared with raw COPY, raw psycopg and the ``eventsourcing`` library;
 * ``bench.bench_evaluator`` — the hand evaluator (run only if it is there);
-* ``bench.replay`` — replay-verify of simulated gaming days from PostgreSQL.
+* ``bench.replay`` — replay-verify of simulated gaming days from PostgreSQL;
+* ``bench.close`` — the gaming-day close (replay, reconciliation, seal,
+  export) of simulated days, stage by stage.
 
 ``python -m bench --only ledger --batches 500`` runs one of them; options
 after ``--only`` that the dispatcher does not know go to the ledger bench
-(see ``python -m bench.ledger --help``) or the replay bench
-(``python -m bench.replay --help``). The evaluator runs with its defaults.
+(see ``python -m bench.ledger --help``), the replay bench
+(``python -m bench.replay --help``) or the close bench
+(``python -m bench.close --help``). The evaluator runs with its defaults.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import importlib
 import sys
 import traceback
 
-BENCHMARKS = ("ledger", "evaluator", "replay")
+BENCHMARKS = ("ledger", "evaluator", "replay", "close")
 
 
 def _run_evaluator() -> int:
@@ -48,20 +51,20 @@ def _run_ledger(arguments: list[str]) -> int:
     return ledger.main(arguments)
 
 
-def _run_replay(arguments: list[str]) -> int:
+def _run_module(module: str, arguments: list[str]) -> int:
     # Its own interpreter: it sets Django up on its own database, and the
     # ledger bench may already have set Django up in this one.
     import subprocess
 
-    return subprocess.call([sys.executable, "-m", "bench.replay", *arguments])  # noqa: S603
+    return subprocess.call([sys.executable, "-m", module, *arguments])  # noqa: S603
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=BENCHMARKS, help="run one benchmark")
     options, rest = parser.parse_known_args(argv)
-    if rest and options.only not in ("ledger", "replay"):
-        parser.error(f"options {rest} need --only ledger or --only replay")
+    if rest and options.only not in ("ledger", "replay", "close"):
+        parser.error(f"options {rest} need --only ledger, --only replay or --only close")
     chosen = [options.only] if options.only else list(BENCHMARKS)
     status = 0
     for name in chosen:
@@ -69,8 +72,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             if name == "ledger":
                 code = _run_ledger(rest)
-            elif name == "replay":
-                code = _run_replay(rest)
+            elif name in ("replay", "close"):
+                code = _run_module(f"bench.{name}", rest)
             else:
                 code = _run_evaluator()
         except Exception:  # one failing bench must not hide the others' figures
