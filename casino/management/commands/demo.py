@@ -134,39 +134,64 @@ class Command(BaseCommand):
         self.stdout.write(f"Configured {Table.objects.count()} tables.")
 
     def _play(self) -> None:
-        """Simulated gaming days on each side of the 674a effective date
-        (2016-08-26 under 592, 2016-08-27 under 674a) and today, with Double
-        Cross; today the tables are opened, decks put in use (one overdue,
-        one due), fills requested and approved, and the deck job runs."""
+        """Simulated gaming days: whole table days (opened, buy-ins, rounds,
+        closed, drop counted and verified) for two weeks of Criss-Cross under
+        592 up to 2016-08-26 and under 674a from 2016-08-27, each closed by
+        the close job (replay, reconciliation, seal, export), with two planted
+        variances; then today with Double Cross, where the tables are opened,
+        decks put in use (one overdue, one due), fills requested and approved,
+        and the deck job runs."""
         import datetime
 
         from django.utils import timezone
 
+        from casino.close import close_gaming_day
         from casino.models import current_gaming_day
         from tables.models import Round
-        from tables.simulation import TablePlan, simulate_gaming_day
+        from tables.simulation import (
+            TableDayPlan,
+            TablePlan,
+            simulate_gaming_day,
+            simulate_table_days,
+        )
 
         if Round.objects.exists():
             self.stdout.write("Demo play already recorded; skipping the simulation.")
             return
         now = timezone.now()
         today = current_gaming_day(now)
-        self._open_today(today, now)
         cross = ["CC-01", "CC-02"]
-        days = [
-            (datetime.date(2016, 8, 26), [TablePlan(t, "PA-592-2014") for t in cross]),
-            (datetime.date(2016, 8, 27), [TablePlan(t, "PA-674a-2016") for t in cross]),
-            (today, [*(TablePlan(t, "PA-674a-2019") for t in cross),
-                     TablePlan("DX-01", "MA-DCP-UNDATED"), TablePlan("DX-02", "MA-DCP-UNDATED")]),
-        ]  # fmt: skip
-        for seed, (day, plans) in enumerate(days, start=4):
-            summary = simulate_gaming_day(plans, day, rounds_per_table=60, seed=seed,
-                                          dealer_error_percent=5, irregularity_percent=2,
-                                          rounds_per_commit=20)  # fmt: skip
+        july = [datetime.date(2016, 7, 28) + datetime.timedelta(days=n) for n in range(4)]
+        august = [datetime.date(2016, 8, 15) + datetime.timedelta(days=n) for n in range(13)]
+        planted = {
+            datetime.date(2016, 8, 26): TableDayPlan(drop_short_cents={"CC-01": 10_000}),
+            datetime.date(2016, 8, 27): TableDayPlan(inventory_short_cents={"CC-02": 4_000}),
+        }
+        for seed, day in enumerate([*july, *august], start=10):
+            ruleset = "PA-674a-2016" if day >= datetime.date(2016, 8, 27) else "PA-592-2014"
+            busy = day >= datetime.date(2016, 8, 26)
+            summary = simulate_table_days(
+                [TablePlan(t, ruleset) for t in cross], day, seed=seed,
+                rounds_per_table=60 if busy else 30, plan=planted.get(day),
+                dealer_error_percent=5 if busy else 2, irregularity_percent=2 if busy else 0,
+                rounds_per_commit=20,
+            )  # fmt: skip
+            report = close_gaming_day(day, requested_by="supervisor", now=now)
             self.stdout.write(
-                f"Simulated {day}: {summary.rounds} rounds, {summary.events} events, "
-                f"{len(summary.injected)} dealer errors injected."
+                f"Simulated and closed {day}: {summary.rounds} rounds, {summary.events} "
+                f"events, {len(summary.injected)} dealer errors injected, "
+                f"{report.variances} variances."
             )
+        self._open_today(today, now)
+        plans = [*(TablePlan(t, "PA-674a-2019") for t in cross),
+                 TablePlan("DX-01", "MA-DCP-UNDATED"), TablePlan("DX-02", "MA-DCP-UNDATED")]
+        summary = simulate_gaming_day(plans, today, rounds_per_table=60, seed=4,
+                                      dealer_error_percent=5, irregularity_percent=2,
+                                      rounds_per_commit=20)  # fmt: skip
+        self.stdout.write(
+            f"Simulated {today}: {summary.rounds} rounds, {summary.events} events, "
+            f"{len(summary.injected)} dealer errors injected."
+        )
         call_command("check_decks", stdout=self.stdout)
         call_command("replay", "--no-progress", stdout=self.stdout)
 
