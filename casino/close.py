@@ -219,11 +219,19 @@ def close_gaming_day(
     if RECONCILED not in recorded:
         record(RECONCILED, _reconcile(day, recorded[STARTED].payload, recorded[REPLAYED].payload,
                                       progress))  # fmt: skip
+    ahead = None
     if SEALED not in recorded:
         from audit.seals import seal_day
 
         progress("sealed", 0, 1)
-        seal = seal_day(day, now=now)
+        if _can_fork(workers) and recorded[REPLAYED].payload["events"] > AHEAD_EVENTS:
+            ahead = _EventsAhead(day)
+        try:
+            seal = seal_day(day, now=now)
+        except BaseException:
+            if ahead is not None:
+                ahead.abandon()
+            raise
         record(SEALED, {"seal_hash": seal.seal_hash, "merkle_root": seal.merkle_root,
                         "events": seal.event_count, "streams": seal.stream_count})  # fmt: skip
         progress("sealed", 1, 1)
@@ -231,7 +239,8 @@ def close_gaming_day(
         # A seal made by this very run was a full walk of the day a moment ago;
         # a close resumed later checks the day against its seal again.
         check_seal = "sealed" not in report.stages_run
-        record(EXPORTED, _export(day, now, progress, check_seal))
+        events = ahead.result() if ahead is not None else None
+        record(EXPORTED, _export(day, now, progress, check_seal, events))
     reconciled = recorded[RECONCILED].payload["totals"]
     record(COMPLETED, {"tables": reconciled["tables"], "variances": reconciled["variances"],
                        "win_cents": reconciled["win_cents"]})  # fmt: skip
@@ -343,8 +352,7 @@ def _replay(day: datetime.date, cutoff: int, progress: Progress, workers: int) -
     selection = RoundSelection(gaming_day=day, upto_position=cutoff)
     total = count_rounds(selection)
     progress("replayed", 0, total)
-    # A Celery prefork worker's processes are daemons and may not fork a pool.
-    if workers > 1 and not multiprocessing.current_process().daemon and total > 1000:
+    if _can_fork(workers) and total > 1000:
         tally = _DayTally()
         shards = split_rounds(selection, workers * 8)
         connections.close_all()
@@ -370,6 +378,11 @@ def _replay(day: datetime.date, cutoff: int, progress: Progress, workers: int) -
         "refused": sorted(tally.refused),
         "tables": {t: tally.tables[t].to_payload() for t in sorted(tally.tables)},
     }
+
+
+def _can_fork(workers: int) -> bool:
+    # A Celery prefork worker's processes are daemons and may not fork.
+    return workers > 1 and not multiprocessing.current_process().daemon
 
 
 # --- 3. reconciliation ------------------------------------------------------------------
@@ -453,8 +466,9 @@ def _reconcile(
 
 
 def _export(
-    day: datetime.date, now: datetime.datetime, progress: Progress, check_seal: bool
-) -> dict[str, Any]:
+    day: datetime.date, now: datetime.datetime, progress: Progress, check_seal: bool,
+    events: tuple[Path, dict[str, Any]] | None = None,
+) -> dict[str, Any]:  # fmt: skip
     from audit.exports import export_day, file_digest
 
     progress("exported", 0, 1)
@@ -464,10 +478,61 @@ def _export(
     run_all()
     root = export_root()
     root.mkdir(parents=True, exist_ok=True)
-    directory = export_day(day, root, make_zip=True, now=now, check_seal=check_seal)
+    directory = export_day(day, root, make_zip=True, now=now, check_seal=check_seal,
+                           events=events)  # fmt: skip
     digest = file_digest(directory.with_suffix(".zip"))
     progress("exported", 1, 1)
     return {"name": directory.name, "zip_sha256": digest["sha256"], "bytes": digest["bytes"]}
+
+
+#: Above this many round events, the export's ``events.jsonl`` is written by a
+#: second process while this one seals the day: each reads the whole day and
+#: leaves a CPU idle while the server sorts and sends (bench/README.md).
+AHEAD_EVENTS = 50_000
+
+
+class _EventsAhead:
+    """The day's ``events.jsonl``, written by a forked child during the seal.
+    Used only by the run that started it: a resumed close writes its own."""
+
+    def __init__(self, day: datetime.date) -> None:
+        from audit.exports import export_name
+
+        root = export_root()
+        root.mkdir(parents=True, exist_ok=True)
+        self.path = root / f".{export_name(day)}.events.jsonl"
+        context = multiprocessing.get_context("fork")
+        self._receive, send = context.Pipe(duplex=False)
+        connections.close_all()  # a child never shares its parent's connection
+        self._process = context.Process(target=_write_events_ahead, args=(day, self.path, send),
+                                        daemon=True)  # fmt: skip
+        self._process.start()
+        send.close()
+
+    def result(self) -> tuple[Path, dict[str, Any]] | None:
+        """The file and its digest; None if the child failed (the export then
+        writes the file itself)."""
+        try:
+            digest = self._receive.recv()
+        except EOFError:
+            digest = None
+        self._process.join()
+        if digest is None or self._process.exitcode != 0:
+            self.path.unlink(missing_ok=True)
+            return None
+        return self.path, digest
+
+    def abandon(self) -> None:
+        self._process.terminate()
+        self._process.join()
+        self.path.unlink(missing_ok=True)
+
+
+def _write_events_ahead(day: datetime.date, path: Path, send: Any) -> None:
+    from audit.exports import write_events
+
+    send.send(write_events(day, path))
+    connections.close_all()
 
 
 # --- the projection: DayClose, TableDayFigures, Variance --------------------------------

@@ -254,6 +254,29 @@ def test_two_exports_of_a_closed_day_are_byte_identical_and_verify(casino, play,
     assert "close_events.jsonl: 4 events of close:2024-05-01 intact" in checked.stdout
 
 
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)  # the child reads commits
+def test_events_written_by_a_second_process_during_the_seal_give_the_same_export(
+    casino, play, monkeypatch, tmp_path
+):
+    from audit.exports import export_day
+
+    play()
+    used = []
+    result = close._EventsAhead.result
+
+    def spy(self):
+        used.append(result(self))
+        return used[-1]
+
+    monkeypatch.setattr(close, "AHEAD_EVENTS", 0)
+    monkeypatch.setattr(close._EventsAhead, "result", spy)
+    report = close_gaming_day(DAY, requested_by="finance", workers=2)
+    assert used and used[0] is not None, "events.jsonl was not written by the second process"
+    assert not used[0][0].exists()  # moved into the export
+    again = export_day(DAY, tmp_path / "again", make_zip=True)
+    assert again.with_suffix(".zip").read_bytes() == report.export.read_bytes()
+
+
 def test_a_changed_close_event_in_the_export_is_named_by_the_verifier(casino, play, tmp_path):
     import json
 
