@@ -66,9 +66,7 @@ from bench.replay import setup_django, table_plans
 
 BENCH_DATABASE = "pitboss_bench_close"
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-# Each in a year of its own: simulate_table_days numbers its fill slips
-# 900001, 900002, … per table, and slip numbers are unique per calendar year.
-# (So each close, the next morning, also falls in a day of its own; no DST change.)
+# Far apart, so each close (the next morning) falls in a day of its own; no DST change.
 PROBE_DAY = datetime.date(2024, 2, 14)
 DAY_A = datetime.date(2025, 2, 12)
 DAY_B = datetime.date(2026, 2, 11)

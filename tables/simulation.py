@@ -19,6 +19,7 @@ from audit.ledger import (
     projections_deferred,
 )
 from audit.projections import run_all
+from audit.validation import MAX_BATCH
 from tables.rules.events import DealerCollected, DealerPaid, WagerPlaced
 from tables.rules.rulesets import get_ruleset
 from tables.rules.simulate import (
@@ -28,6 +29,7 @@ from tables.rules.simulate import (
     simulate_criss_cross,
     simulate_double_cross,
 )
+from tables.table_day import slip_stream_id
 
 
 @dataclass(frozen=True)
@@ -164,6 +166,8 @@ OPENER = {"10000": 400, "2500": 800, "500": 400}
 #: Chips handed over for one $500 buy-in.
 BUY_IN_CHIPS = {"2500": 16, "500": 20}
 BUY_IN_CENTS = 50_000
+#: Simulated fill slips are numbered SLIP_BASE + day of year × 1,000 + table.
+SLIP_BASE = 600_000
 #: Fill the tray with $100 chips when a close would leave it below this.
 LOW_TRAY_CENTS = 500_000
 #: Cash bought in: at least this share of the handle, and at least five times
@@ -258,17 +262,22 @@ def simulate_table_days(
                     - summary.paid_cents.get(table.table_id, 0))  # fmt: skip
             drop = max(handle * DROP_PER_HANDLE, lost * DROP_PER_LOSS)
             buy_ins = max(1, round(drop / BUY_IN_CENTS))
-            append(stream, [NewEvent("table.buy_in", {
-                "seat": 1 + n % len(table.seats), "cash_cents": BUY_IN_CENTS,
-                "chips": BUY_IN_CHIPS}) for n in range(buy_ins)],
-                expected_version=1, actor=actor)  # fmt: skip
+            # The ledger takes at most MAX_BATCH events per append.
+            for first in range(0, buy_ins, MAX_BATCH):
+                append(stream, [NewEvent("table.buy_in", {
+                    "seat": 1 + n % len(table.seats), "cash_cents": BUY_IN_CENTS,
+                    "chips": BUY_IN_CHIPS})
+                    for n in range(first, min(buy_ins, first + MAX_BATCH))],
+                    expected_version=1 + first, actor=actor)  # fmt: skip
             if table.table_id in plan.left_open:
                 continue
             tray = (opener - buy_ins * BUY_IN_CENTS + summary.collected_cents.get(table.table_id, 0)
                     - summary.paid_cents.get(table.table_id, 0))  # fmt: skip
             if tray < LOW_TRAY_CENTS:
                 fill = -(-(LOW_TRAY_CENTS - tray) // 10_000) * 10_000
-                slip = f"slip:{gaming_day.year}-{900_000 + number:06d}"
+                # Slip numbers are unique per calendar year: one block of 1,000 a day.
+                slip = slip_stream_id(gaming_day.year, SLIP_BASE + gaming_day.timetuple().tm_yday
+                                      * 1_000 + number)  # fmt: skip
                 append(slip, [
                     NewEvent("slip.fill_requested", {
                         "table_id": table.table_id, "gaming_day": str(gaming_day),
