@@ -32,6 +32,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from audit.downloads import parse_day
 from audit.records import roles_of
 from casino.models import Casino, DayClose, DayCloseStatus
 from casino.roles import Role
@@ -272,15 +273,6 @@ class DayReport:
 
 class DayNotClosed(Exception):
     """The gaming day has no completed close (the message says where it is)."""
-
-
-def parse_day(text: str) -> datetime.date:
-    try:
-        if len(text) != 10:
-            raise ValueError
-        return datetime.date.fromisoformat(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a gaming day: write it as YYYY-MM-DD") from None
 
 
 def closed_day(day: datetime.date) -> DayClose:

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import datetime
 import itertools
 
+from audit import storage
 from audit.ledger import Actor, NewEvent
 
 SYSTEM = Actor.system("tests")
@@ -14,3 +16,19 @@ def new_stream(prefix: str = "s") -> str:
 
 def counted(writer: int, seq: int, amount: int = 100) -> NewEvent:
     return NewEvent("test.counted", {"writer": writer, "seq": seq, "amount": amount})
+
+
+class LedgerClock:
+    """Sets the ledger's own clock (``recorded_at``) for the test: every
+    append is recorded at ``at`` until the test moves it."""
+
+    def __init__(self, monkeypatch, at: datetime.datetime):
+        self.at = at
+        clock = self
+
+        class Frozen(datetime.datetime):
+            @classmethod
+            def now(cls, tz=None):
+                return clock.at
+
+        monkeypatch.setattr(storage, "datetime", Frozen)

@@ -14,7 +14,6 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.db import connection, transaction
 
-from audit import storage
 from audit.hashing import GENESIS_HASH, canonical_json
 from audit.ledger import Actor, NewEvent, append
 from audit.models import DaySeal
@@ -30,7 +29,7 @@ from audit.seals import (
 from casino.checks import check_production_safety
 from casino.models import Casino, Jurisdiction
 from tables.simulation import TablePlan, simulate_gaming_day
-from tests.audit.helpers import SYSTEM, counted
+from tests.audit.helpers import SYSTEM, LedgerClock, counted
 
 pytestmark = pytest.mark.django_db
 
@@ -56,21 +55,6 @@ def _verifier():
     return module
 
 
-class _LedgerClock:
-    """Sets the ledger's own clock (``recorded_at``) for the test."""
-
-    def __init__(self, monkeypatch):
-        self.at = IN_DAY
-        clock = self
-
-        class Frozen(datetime.datetime):
-            @classmethod
-            def now(cls, tz=None):
-                return clock.at
-
-        monkeypatch.setattr(storage, "datetime", Frozen)
-
-
 @pytest.fixture(autouse=True)
 def _signing_key(settings):
     settings.LEDGER_SIGNING_KEY = TEST_KEY
@@ -79,7 +63,7 @@ def _signing_key(settings):
 
 @pytest.fixture
 def ledger_clock(monkeypatch):
-    return _LedgerClock(monkeypatch)
+    return LedgerClock(monkeypatch, IN_DAY)
 
 
 @dataclasses.dataclass

@@ -28,6 +28,7 @@ from tables.rules.events import Wager
 from tables.rules.house_edge import CRISS_CROSS_GAME, DOUBLE_CROSS_GAME, FIVE_CARD_BONUS, THREE_CARD
 from tables.simulation import OPENER, Crew, TableDayPlan, TablePlan, simulate_table_days
 from tables.win import day_win
+from tests.audit import helpers
 
 pytestmark = pytest.mark.django_db
 
@@ -41,22 +42,12 @@ CREW = Crew(dealer="dealer", floorperson="floorperson", cage="cage_cashier", cou
 PLANS = [TablePlan("T1", "PA-674a-2019"), TablePlan("D1", "MA-DCP-UNDATED")]
 
 
-class LedgerClock:
-    """The ledger's own clock (``recorded_at``): play is recorded during DAY,
-    the count and the close the next morning, as on the floor."""
+class LedgerClock(helpers.LedgerClock):
+    """Play is recorded during DAY, the count and the close the next morning,
+    as on the floor."""
 
     def __init__(self, monkeypatch):
-        from audit import storage
-
-        self.at = IN_DAY
-        clock = self
-
-        class Frozen(datetime.datetime):
-            @classmethod
-            def now(cls, tz=None):
-                return clock.at
-
-        monkeypatch.setattr(storage, "datetime", Frozen)
+        super().__init__(monkeypatch, IN_DAY)
 
 
 @pytest.fixture
