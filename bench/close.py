@@ -56,13 +56,13 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from bench.ledger import DEFAULT_URL, Line, bench_url, conninfo, recreate_database
-from bench.replay import setup_django, table_plans
+from bench.replay import Day, setup_django, table_plans
 
 BENCH_DATABASE = "pitboss_bench_close"
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -157,26 +157,6 @@ def setup_casino(tables: int) -> None:
     for username, role in CREW_ROLES.items():
         user = User.objects.create_user(username=username)
         user.groups.add(Group.objects.get(name=role))
-
-
-@dataclass
-class Day:
-    label: str
-    gaming_day: datetime.date
-    tables: int
-    rounds_per_table: int
-    rounds: int = 0
-    events: int = 0
-    injected: dict[str, int] = field(default_factory=dict)  # expected finding kind → count
-    load_seconds: float = 0.0
-
-    @property
-    def injected_total(self) -> int:
-        return sum(self.injected.values())
-
-    @property
-    def title(self) -> str:
-        return f"day {self.label}: {self.tables} tables × {self.rounds_per_table:,} rounds"
 
 
 def ledger_size() -> int:

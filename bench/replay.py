@@ -104,6 +104,10 @@ class Day:
     def injected_total(self) -> int:
         return sum(self.injected.values())
 
+    @property
+    def title(self) -> str:
+        return f"day {self.label}: {self.tables} tables × {self.rounds_per_table:,} rounds"
+
 
 def _bookkeeping(cursor: Any) -> None:
     cursor.execute("CREATE TABLE IF NOT EXISTS bench_replay_day (gaming_day date PRIMARY KEY, "
