@@ -62,7 +62,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from bench.ledger import DEFAULT_URL, Line, bench_url, conninfo, recreate_database
-from bench.replay import Day, setup_django, table_plans
+from bench.replay import Day, load_progress, setup_django, table_plans
 
 BENCH_DATABASE = "pitboss_bench_close"
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -170,36 +170,17 @@ def ledger_size() -> int:
 def load_day(day: Day, seed: int, *, quiet: bool = False) -> None:
     """Whole table days recorded during ``day`` (the ledger's clock at the
     gaming day's start + 1 h, running at real speed); read models deferred."""
-    from audit.errors import MalformedSubmission
     from tables.simulation import simulate_table_days
 
     start, _ = day_bounds(day.gaming_day)
     LedgerClock.set(start + PLAY_STARTS_AFTER)
-    total = day.tables * day.rounds_per_table
-    step = max(1, total // 5)
-    done = [0]
     began = time.perf_counter()
-
-    def tick(count: int) -> None:
-        done[0] += count
-        if not quiet and done[0] % step == 0:
-            elapsed = time.perf_counter() - began
-            print(f"    {done[0]:>8,}/{total:,} rounds, {elapsed:6.1f} s, "
-                  f"{done[0] / elapsed:,.0f} rounds/s", flush=True)
-
+    tick = load_progress(day.tables * day.rounds_per_table, 5, quiet=quiet)
     before = ledger_size()
-    try:
-        summary = simulate_table_days(
-            table_plans(day.tables), day.gaming_day, rounds_per_table=day.rounds_per_table,
-            seed=seed, dealer_error_percent=2, irregularity_percent=1,
-            rounds_per_commit=ROUNDS_PER_COMMIT, project=False, progress=tick)
-    except MalformedSubmission as error:
-        # simulate_table_days appends a table's buy-ins in one append: past
-        # some 600 rounds per table they exceed the ledger's batch limit.
-        raise SystemExit(f"the loader could not record {day.title}: {error}. "
-                         "simulate_table_days appends each table's buy-ins (about 0.8 per "
-                         "round) in one append; use --rounds 600 or fewer until it splits them"
-                         ) from error
+    summary = simulate_table_days(
+        table_plans(day.tables), day.gaming_day, rounds_per_table=day.rounds_per_table,
+        seed=seed, dealer_error_percent=2, irregularity_percent=1,
+        rounds_per_commit=ROUNDS_PER_COMMIT, project=False, progress=tick)
     day.load_seconds = time.perf_counter() - began
     day.rounds = summary.rounds
     day.events = ledger_size() - before  # rounds, table days, slips and counts

@@ -38,6 +38,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -114,17 +115,10 @@ def _bookkeeping(cursor: Any) -> None:
                    "body jsonb NOT NULL)")
 
 
-def load_day(day: Day, seed: int, *, quiet: bool = False) -> None:
-    """Simulate and append the day through the ledger (``append_many``, 500
-    rounds per commit); ``project=False`` skips the read models (the ledger
-    rows are the same)."""
-    from django.db import connection
-
-    from tables.simulation import simulate_gaming_day
-
-    plans = table_plans(day.tables)
-    total = day.tables * day.rounds_per_table
-    step = max(1, total // 10)
+def load_progress(total: int, lines: int, *, quiet: bool = False) -> Callable[[int], None]:
+    """A simulator ``progress`` callback printing ``lines`` lines of rounds
+    loaded, seconds and rate while ``total`` rounds load."""
+    step = max(1, total // lines)
     done = [0]
     started = time.perf_counter()
 
@@ -135,6 +129,20 @@ def load_day(day: Day, seed: int, *, quiet: bool = False) -> None:
             print(f"    {done[0]:>8,}/{total:,} rounds, {elapsed:6.1f} s, "
                   f"{done[0] / elapsed:,.0f} rounds/s", flush=True)
 
+    return tick
+
+
+def load_day(day: Day, seed: int, *, quiet: bool = False) -> None:
+    """Simulate and append the day through the ledger (``append_many``, 500
+    rounds per commit); ``project=False`` skips the read models (the ledger
+    rows are the same)."""
+    from django.db import connection
+
+    from tables.simulation import simulate_gaming_day
+
+    plans = table_plans(day.tables)
+    started = time.perf_counter()
+    tick = load_progress(day.tables * day.rounds_per_table, 10, quiet=quiet)
     summary = simulate_gaming_day(
         plans, day.gaming_day, rounds_per_table=day.rounds_per_table, seed=seed,
         dealer_error_percent=2, irregularity_percent=1, rounds_per_commit=500, project=False,
