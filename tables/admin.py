@@ -90,7 +90,7 @@ class RoundAdmin(ReadOnlyAdmin):
         for event in verified.result.events:
             if isinstance(event, CardDealt):
                 if event.recipient is Recipient.COMMUNITY:
-                    community[event.position.value] = str(event.card)
+                    community[event.spot] = str(event.card)
                 elif event.recipient is Recipient.PLAYER:
                     holes.setdefault(event.seat, []).append(str(event.card))
                 else:
@@ -139,26 +139,26 @@ class RoundAdmin(ReadOnlyAdmin):
 
         for event in verified.result.events:
             if isinstance(event, DealerPaid | DealerCollected | WagerReturned):
-                key = (event.seat, event.wager.value)
+                key = (event.seat, str(event.wager))
                 sign = {
                     "round.dealer_paid": "paid",
                     "round.dealer_collected": "collected",
                     "round.wager_returned": "returned",
                 }[event.TYPE]
                 recorded[key] = recorded.get(key, 0)
-                recorded[(event.seat, event.wager.value, sign)] = event.amount_cents
+                recorded[(event.seat, str(event.wager), sign)] = event.amount_cents
         rows = []
         for line in verified.result.settlement.lines:
             actions = [
                 f"{kind} {_money(amount)}"
                 for (seat, wager, *rest), amount in recorded.items()
-                if rest and seat == line.seat and wager == line.wager.value
+                if rest and seat == line.seat and wager == str(line.wager)
                 for kind in rest
             ]
             rows.append(
                 (
                     line.seat,
-                    line.wager.value,
+                    str(line.wager),
                     line.hand or "",
                     line.outcome.value,
                     _money(line.amount_cents),

@@ -109,6 +109,13 @@ class TableStatus(models.TextChoices):
     INACTIVE = "inactive", "out of service"
 
 
+def _game_choices() -> list[tuple[str, str]]:
+    """Every game in the engine's registry: a new game module needs no edit here."""
+    from tables.rules.registry import game_ids, game_name
+
+    return [(game_id, game_name(game_id)) for game_id in game_ids()]
+
+
 def _ruleset_choices() -> list[tuple[str, str]]:
     from tables.rules.rulesets import RULESETS
 
@@ -121,7 +128,7 @@ class Table(models.Model):
 
     table_id = models.SlugField(max_length=50, unique=True, help_text="e.g. CC-01")
     pit = models.CharField(max_length=20, default="1")
-    game = models.CharField(max_length=30, choices=Game.choices)
+    game = models.CharField(max_length=30, choices=_game_choices)
     ruleset_id = models.CharField(max_length=50, choices=_ruleset_choices,
                                   verbose_name="rule set")  # fmt: skip
     min_wager_cents = models.PositiveIntegerField()

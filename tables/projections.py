@@ -34,7 +34,7 @@ def _apply_rounds(batch: list[RecordedEvent]) -> None:
                 gaming_day=opened.gaming_day,
                 kind=f.kind.value,
                 seat=f.seat,
-                wager=f.wager.value,
+                wager=str(f.wager),
                 expected_cents=f.expected_cents,
                 recorded_cents=f.recorded_cents,
                 section=f.section,

@@ -88,7 +88,7 @@ class PlayTally:
             elif isinstance(event, WagerReturned):
                 self.returned_cents += event.amount_cents
         for wager, amount in wagers.items():
-            self.wagers[wager.value] = self.wagers.get(wager.value, 0) + amount
+            self.wagers[str(wager)] = self.wagers.get(str(wager), 0) + amount
         options = dict(result.settlement.options_applied)
         self.theoretical += theoretical_win(
             opened.ruleset_id, wagers, options.get("pair_of_tens_middle_bets", "")

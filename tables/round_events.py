@@ -23,7 +23,8 @@ from audit.registry import EventType, StreamKind, register_event_type, register_
 from tables.rules import replay as engine_replay
 from tables.rules.cards import Card
 from tables.rules.engine import RuleViolation
-from tables.rules.events import ROUND_EVENT_TYPES, Event, RoundOpened
+from tables.rules.events import ROUND_EVENT_TYPES, Event, Options, RoundOpened
+from tables.rules.events_v1 import UPCASTERS
 
 ROUND_STREAM_KIND = "round"
 _FIELD = re.compile(r"field '(?P<field>[a-z_0-9]+)'")
@@ -47,6 +48,12 @@ def _schema_for(annotation: Any) -> dict[str, Any]:
         return {"type": "string", "pattern": "^(10|[2-9TJQKA])[cdhs]$", "description": "e.g. Ah"}
     if annotation is datetime.date:
         return {"type": "string", "format": "date"}
+    if annotation is Options:
+        return {
+            "type": "object",
+            "description": "named options the game declares",
+            "additionalProperties": {"type": ["string", "integer", "boolean", "null"]},
+        }
     return {"type": "string"}
 
 
@@ -113,6 +120,10 @@ for _cls in ROUND_EVENT_TYPES.values():
             version=_cls.SCHEMA_VERSION,
             description=(_cls.__doc__ or _cls.TYPE).strip().splitlines()[0],
             schema=schema_of(_cls),
+            upcasters={
+                version: UPCASTERS[(_cls.TYPE, version)]
+                for version in range(1, _cls.SCHEMA_VERSION)
+            },
             check=_engine_check(_cls),
         )
     )

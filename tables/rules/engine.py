@@ -161,7 +161,7 @@ class Settlement:
     def line(self, seat: int, wager: Wager) -> SettlementLine | None:
         """The line for ``seat``'s ``wager``, if the seat placed it."""
         for line in self.lines:
-            if line.seat == seat and line.wager is wager:
+            if line.seat == seat and line.wager == wager:
                 return line
         return None
 
@@ -357,12 +357,9 @@ def register_game(game: str, state_type: type, rules: GameRules) -> None:
 def _load_games() -> None:
     # Every game module, not just the first: importing one game (a test, the
     # simulator) must not hide the others from replay.
-    if len(_GAMES) < _GAME_MODULE_COUNT:
-        import tables.rules.games.criss_cross_592_674a  # noqa: F401
-        import tables.rules.games.double_cross_ma  # noqa: F401
+    from tables.rules.registry import game_modules
 
-
-_GAME_MODULE_COUNT = 2
+    game_modules()
 
 
 def game_rules_for(game: str) -> GameRules:

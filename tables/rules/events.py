@@ -15,16 +15,19 @@ Conventions:
   dealer's left (seat 1 is "first base"), so "clockwise from the dealer's left"
   is ascending seat order and "counterclockwise from the dealer's right" is
   descending seat order.
-* Community cards are addressed by :class:`Position` (TOP is the box furthest
-  from the dealer, ROW_1 the left box of the middle row as the dealer sees it,
-  ROW_3 the right one, BOTTOM the box closest to the dealer), never by the
-  order they were dealt in.
+* Wagers, card spots, decision choices and irregularity kinds are names the
+  game's declaration gives meaning to (:mod:`tables.rules.declaration`); the
+  events only check their shape, and the engine checks them against the game.
+  The cross's community boxes are :class:`Position` names (TOP is the box
+  furthest from the dealer, ROW_1 the left box of the middle row as the dealer
+  sees it, ROW_3 the right one, BOTTOM the box closest to the dealer), never
+  the order they were dealt in.
 
 >>> event = WagerPlaced(seat=3, wager=Wager.ACROSS_BET, amount_cents=2500)
 >>> event.TYPE
 'round.wager_placed'
 >>> event.to_payload()
-{'seat': 3, 'wager': 'ACROSS_BET', 'amount_cents': 2500}
+{'seat': 3, 'wager': 'ACROSS_BET', 'amount_cents': 2500, 'hand': 1}
 >>> WagerPlaced.from_payload(event.to_payload()) == event
 True
 >>> WagerPlaced.from_payload({'seat': 3, 'wager': 'ACROSS_BET', 'amount_cents': 2.5})
@@ -38,6 +41,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import enum
+import re
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -61,6 +65,8 @@ __all__ = [
     "CardDealt",
     "CardExposed",
     "StubCounted",
+    "Decision",
+    "Options",
     "PlayerFolded",
     "ThreeCardElection",
     "PlayDeclared",
@@ -76,7 +82,13 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 1
-"""Schema version written with every event type in this module."""
+"""Schema version of an event type that has not changed shape since it was introduced.
+
+The types whose payload the open vocabulary reshaped (wagers and dealer actions
+on a named wager of a seat's hand, cards on a named spot, opening options,
+irregularities of a declared kind, stub counts of any deck) are at version 2;
+:mod:`tables.rules.events_v1` reads every version-1 record stored before.
+"""
 
 
 class Wager(enum.StrEnum):
@@ -141,6 +153,30 @@ class IrregularityKind(enum.StrEnum):
     PLAYER_LEFT_TABLE = "PLAYER_LEFT_TABLE"
 
 
+class Options(tuple):  # type: ignore[type-arg]
+    """Named opening options, stored as a JSON object of scalars, held sorted.
+
+    A tuple of ``(name, value)`` pairs so that events stay hashable values.
+
+    >>> Options({"b": 1, "a": True}).get("a"), Options().get("x", 3)
+    (True, 3)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, items: Mapping[str, Any] | None = None) -> Options:
+        return super().__new__(cls, sorted((items or {}).items()))
+
+    def get(self, name: str, default: Any = None) -> Any:
+        for key, value in self:
+            if key == name:
+                return value
+        return default
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self)
+
+
 class Event:
     """Base of every round event: a stable ``TYPE`` and payload round-trip."""
 
@@ -197,6 +233,8 @@ class Event:
 
 
 def _encode(value: Any) -> Any:
+    if isinstance(value, Options):
+        return value.as_dict()
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, Card):
@@ -253,7 +291,31 @@ def _enum_decoder(enum_type: type[enum.Enum]) -> Callable[[Any], Any]:
     return decode
 
 
+_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+
+
+def _check_options(value: Any) -> Options:
+    if type(value) is not dict:
+        raise ValueError(f"must be an object, got {value!r}")
+    for name, item in value.items():
+        if not _NAME.match(name):
+            raise ValueError(f"has a badly formed option name {name!r}")
+        if item is not None and type(item) not in (str, int, bool):
+            raise ValueError(f"option {name!r} must be a string, integer, boolean or null")
+    return Options(value)
+
+
+_DECLARED_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_]{0,39}$")
+
+
+def _check_declared_name(field: str, value: str) -> None:
+    """A name the game's declaration gives meaning to (a wager, spot, choice, kind)."""
+    if not _DECLARED_NAME.match(value):
+        raise ValueError(f"field {field!r} must be a declared name such as 'ANTE', got {value!r}")
+
+
 _SCALARS: dict[Any, Callable[[Any], Any]] = {
+    Options: _check_options,
     int: _check_int,
     str: _check_str,
     bool: _check_bool,
@@ -382,32 +444,51 @@ def _require(condition: bool, message: str) -> None:
         raise ValueError(message)
 
 
-def _check_address(
-    recipient: Recipient, seat: int | None, hole: int | None, position: Position | None
-) -> None:
+def _check_spot(recipient: Recipient, seat: int | None, spot: str) -> None:
     # Written out rather than through _require: it runs for every card event.
     if recipient is Recipient.PLAYER:
         if not (seat is not None and seat >= 1):
             raise ValueError("field 'seat' is required for a player card")
-        if hole not in (1, 2):
-            raise ValueError("field 'hole' must be 1 or 2 for a player card")
-        if position is not None:
-            raise ValueError("field 'position' must be null for a player card")
-    elif recipient is Recipient.COMMUNITY:
-        if position is None:
-            raise ValueError("field 'position' is required for a community card")
-        if not (seat is None and hole is None):
-            raise ValueError("field 'seat' must be null for a community card")
-    else:
-        if hole not in (1, 2):
-            raise ValueError("field 'hole' must be 1 or 2 for a dealer card")
-        if not (seat is None and position is None):
-            raise ValueError("field 'seat' must be null for a dealer card")
+    elif seat is not None:
+        raise ValueError(f"field 'seat' must be null for a {recipient.value.lower()} card")
+    _check_declared_name("spot", spot)
 
 
 def _check_amount(amount_cents: int) -> None:
     if not amount_cents > 0:  # the message is built only when it is needed
         raise ValueError(f"field 'amount_cents' must be positive, got {amount_cents}")
+
+
+def _check_hand(hand: int) -> None:
+    if not hand >= 1:
+        raise ValueError(f"field 'hand' must be 1 or more, got {hand}")
+
+
+class _SpotAccessors:
+    """Readings of a card event's ``spot`` for game modules that name spots by number or box.
+
+    ``hole`` is the spot as a card number (player's or dealer's), ``position``
+    the community box of the cross.
+    """
+
+    __slots__ = ()
+    recipient: Recipient
+    spot: str
+
+    @property
+    def hole(self) -> int | None:
+        if self.recipient is Recipient.COMMUNITY or not self.spot.isdigit():
+            return None
+        return int(self.spot)
+
+    @property
+    def position(self) -> Position | None:
+        if self.recipient is not Recipient.COMMUNITY:
+            return None
+        return _POSITIONS.get(self.spot)
+
+
+_POSITIONS = {member.value: member for member in Position}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -416,18 +497,21 @@ class RoundOpened(Event):
 
     ``seats`` are the occupied betting positions and ``players`` the player
     seated at each (same length; one player may appear at several seats where
-    the rule set allows it). Options that the regulation leaves to the
-    licensee's Rules Submission travel here so the stream is self-describing.
+    the rule set allows it). ``options`` carry the choices the regulation
+    leaves to the licensee's Rules Submission that the game declares (e.g.
+    ``five_card_bonus_offered``), so the stream is self-describing.
 
     >>> import datetime
     >>> opened = RoundOpened(round_id="r1", game="criss_cross_poker",
     ...     ruleset_id="PA-674a-2019", table_id="T7", gaming_day=datetime.date(2024, 5, 1),
-    ...     seats=(1, 2), players=("p1", "p2"), dealing_method=DealingMethod.MANUAL_SHOE)
-    >>> opened.to_payload()["gaming_day"]
-    '2024-05-01'
+    ...     seats=(1, 2), players=("p1", "p2"), dealing_method=DealingMethod.MANUAL_SHOE,
+    ...     options=Options({"five_card_bonus_offered": True}))
+    >>> opened.to_payload()["options"], opened.option("five_card_bonus_offered")
+    ({'five_card_bonus_offered': True}, True)
     """
 
     TYPE: ClassVar[str] = "round.opened"
+    SCHEMA_VERSION: ClassVar[int] = 2
     round_id: str
     game: str
     ruleset_id: str
@@ -437,10 +521,8 @@ class RoundOpened(Event):
     players: tuple[str, ...]
     dealing_method: DealingMethod
     rounding: str = "round_down_to_cent"
-    five_card_bonus_offered: bool = False
-    pair_of_tens_middle_bets: str | None = None
     payout_limit_cents: int | None = None
-    positions_per_player: int | None = None
+    options: Options = Options()
 
     def __post_init__(self) -> None:
         _require(
@@ -450,18 +532,40 @@ class RoundOpened(Event):
         _require(all(seat >= 1 for seat in self.seats), "field 'seats' must be positive")
         _require(all(self.players), "field 'players' must not contain an empty id")
 
+    def option(self, name: str, default: Any = None) -> Any:
+        """The opening option ``name``, or ``default`` when the opening does not set it."""
+        return self.options.get(name, default)
+
+    @classmethod
+    def build(cls, **values: Any) -> RoundOpened:
+        """``round.opened`` from keyword values; those that are no field are options.
+
+        >>> RoundOpened.build(round_id="r", game="g", ruleset_id="x", table_id="t",
+        ...     gaming_day=datetime.date(2024, 1, 1), seats=(1,), players=("p",),
+        ...     dealing_method=DealingMethod.HAND, five_card_bonus_offered=True).options
+        (('five_card_bonus_offered', True),)
+        """
+        names = _field_names(cls)
+        options = {name: value for name, value in values.items() if name not in names}
+        fields = {name: value for name, value in values.items() if name in names}
+        return cls(**fields, options=Options({**dict(fields.pop("options", ())), **options}))
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class WagerPlaced(Event):
-    """Chips were placed on one betting area of one seat."""
+    """Chips were placed on one betting area (a wager the game declares) of a seat's hand."""
 
     TYPE: ClassVar[str] = "round.wager_placed"
+    SCHEMA_VERSION: ClassVar[int] = 2
     seat: int
-    wager: Wager
+    wager: str
     amount_cents: int
+    hand: int = 1
 
     def __post_init__(self) -> None:
         _check_amount(self.amount_cents)
+        _check_declared_name("wager", self.wager)
+        _check_hand(self.hand)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -472,27 +576,35 @@ class NoMoreBets(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CardDealt(Event):
-    """A card was placed face down on a player, community or dealer spot.
+class CardDealt(_SpotAccessors, Event):
+    """A card was placed on a spot of the layout: a seat's hand, the dealer's or the community's.
 
-    >>> CardDealt(card=Card.parse("Kd"), recipient=Recipient.COMMUNITY,
-    ...           position=Position.TOP).to_payload()
-    {'card': 'Kd', 'recipient': 'COMMUNITY', 'seat': None, 'hole': None, 'position': 'TOP'}
+    ``spot`` is a name the game's layout declares (``"1"`` for a player's first
+    card, ``"TOP"`` for the top box of the cross). ``face_up`` says it was dealt
+    face up.
+
+    >>> payload = CardDealt(card=Card.parse("Kd"), recipient=Recipient.COMMUNITY,
+    ...                     spot="TOP").to_payload()
+    >>> payload["spot"], payload["seat"], payload["face_up"]
+    ('TOP', None, False)
     """
 
     TYPE: ClassVar[str] = "round.card_dealt"
+    SCHEMA_VERSION: ClassVar[int] = 2
     card: Card
     recipient: Recipient
+    spot: str
     seat: int | None = None
-    hole: int | None = None
-    position: Position | None = None
+    hand: int = 1
+    face_up: bool = False
 
     def __post_init__(self) -> None:
-        _check_address(self.recipient, self.seat, self.hole, self.position)
+        _check_spot(self.recipient, self.seat, self.spot)
+        _check_hand(self.hand)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CardExposed(Event):
+class CardExposed(_SpotAccessors, Event):
     """A card already dealt was turned face up in the course of play.
 
     ``card`` is what was seen; when given it must match the card dealt there.
@@ -500,31 +612,68 @@ class CardExposed(Event):
     """
 
     TYPE: ClassVar[str] = "round.card_exposed"
+    SCHEMA_VERSION: ClassVar[int] = 2
     recipient: Recipient
+    spot: str
     seat: int | None = None
-    hole: int | None = None
-    position: Position | None = None
+    hand: int = 1
     card: Card | None = None
 
     def __post_init__(self) -> None:
-        _check_address(self.recipient, self.seat, self.hole, self.position)
+        _check_spot(self.recipient, self.seat, self.spot)
+        _check_hand(self.hand)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StubCounted(Event):
-    """The dealer counted the stub face down, and said whether cards were misdealt."""
+    """The dealer counted the stub face down, and said whether cards were misdealt.
+
+    Any count of zero or more is a fact; the game knows how many cards its deck
+    holds and judges the count.
+    """
 
     TYPE: ClassVar[str] = "round.stub_counted"
+    SCHEMA_VERSION: ClassVar[int] = 2
     stub_count: int
     misdeal_found: bool = False
 
     def __post_init__(self) -> None:
-        _require(0 <= self.stub_count <= 52, "field 'stub_count' must be 0..52")
+        _require(self.stub_count >= 0, "field 'stub_count' must be 0 or more")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Decision(Event):
+    """A player's decision on a hand: a choice the game's current step offers.
+
+    ``amount_cents`` is the wager the choice puts down, where it puts one down
+    (a Play Wager, a raise); ``params`` carry what else the choice names (the
+    alignment a Double Cross raise is placed in).
+
+    >>> Decision(seat=2, choice="fold").to_payload()
+    {'seat': 2, 'choice': 'fold', 'hand': 1, 'amount_cents': None, 'params': {}}
+    """
+
+    TYPE: ClassVar[str] = "round.decision"
+    seat: int
+    choice: str
+    hand: int = 1
+    amount_cents: int | None = None
+    params: Options = Options()
+
+    def __post_init__(self) -> None:
+        _check_declared_name("choice", self.choice)
+        _check_hand(self.hand)
+        if self.amount_cents is not None:
+            _check_amount(self.amount_cents)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerFolded(Event):
-    """The player at ``seat`` declined the next wager and gave up the hand."""
+    """The player at ``seat`` declined the next wager and gave up the hand.
+
+    Kept for the devices that record it; a ``round.decision`` with the choice
+    ``fold`` says the same.
+    """
 
     TYPE: ClassVar[str] = "round.player_folded"
     seat: int
@@ -561,14 +710,29 @@ class PlayDeclared(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class IrregularityReported(Event):
-    """An irregularity as observed (the engine applies the regulation's remedy)."""
+    """An irregularity as observed (the engine applies the regulation's remedy).
+
+    ``kind`` is one the game declares (see :class:`IrregularityKind` for the
+    common ones); ``spot`` names a card's place on the layout where it matters.
+    """
 
     TYPE: ClassVar[str] = "round.irregularity"
-    kind: IrregularityKind
+    SCHEMA_VERSION: ClassVar[int] = 2
+    kind: str
     card: Card | None = None
     seat: int | None = None
-    position: Position | None = None
+    spot: str | None = None
     note: str = ""
+
+    def __post_init__(self) -> None:
+        _check_declared_name("kind", self.kind)
+        if self.spot is not None:
+            _check_declared_name("spot", self.spot)
+
+    @property
+    def position(self) -> Position | None:
+        """The community box named by ``spot``, for the games of the cross."""
+        return None if self.spot is None else _POSITIONS.get(self.spot)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -580,42 +744,40 @@ class RoundVoided(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DealerPaid(Event):
-    """The dealer paid winnings on one wager (the stake itself is not included)."""
+class _DealerAction(Event):
+    seat: int
+    wager: str
+    amount_cents: int
+    hand: int = 1
+
+    def __post_init__(self) -> None:
+        _check_amount(self.amount_cents)
+        _check_declared_name("wager", self.wager)
+        _check_hand(self.hand)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealerPaid(_DealerAction):
+    """The dealer paid winnings on one wager of a seat's hand (the stake is not included)."""
 
     TYPE: ClassVar[str] = "round.dealer_paid"
-    seat: int
-    wager: Wager
-    amount_cents: int
-
-    def __post_init__(self) -> None:
-        _check_amount(self.amount_cents)
+    SCHEMA_VERSION: ClassVar[int] = 2
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DealerCollected(Event):
-    """The dealer took chips of one wager into the table inventory."""
+class DealerCollected(_DealerAction):
+    """The dealer took chips of one wager of a seat's hand into the table inventory."""
 
     TYPE: ClassVar[str] = "round.dealer_collected"
-    seat: int
-    wager: Wager
-    amount_cents: int
-
-    def __post_init__(self) -> None:
-        _check_amount(self.amount_cents)
+    SCHEMA_VERSION: ClassVar[int] = 2
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class WagerReturned(Event):
+class WagerReturned(_DealerAction):
     """The dealer handed a stake back (push, void, or a wager not in play)."""
 
     TYPE: ClassVar[str] = "round.wager_returned"
-    seat: int
-    wager: Wager
-    amount_cents: int
-
-    def __post_init__(self) -> None:
-        _check_amount(self.amount_cents)
+    SCHEMA_VERSION: ClassVar[int] = 2
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -634,6 +796,7 @@ ROUND_EVENT_TYPES: Mapping[str, type[Event]] = {
         CardDealt,
         CardExposed,
         StubCounted,
+        Decision,
         PlayerFolded,
         ThreeCardElection,
         PlayDeclared,
@@ -646,10 +809,6 @@ ROUND_EVENT_TYPES: Mapping[str, type[Event]] = {
     )
 }
 """Every round event class by its stored type name."""
-
-Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
-UPCASTERS: Mapping[tuple[str, int], Upcaster] = {}
-"""Pure upcasters keyed by (type, from_version); none exist while everything is v1."""
 
 
 def event_to_record(event: Event) -> dict[str, Any]:
@@ -670,9 +829,14 @@ def event_from_record(record: Mapping[str, Any]) -> Event:
 
     >>> event_from_record({"type": "round.closed", "schema_version": 1, "payload": {}})
     RoundClosed()
+    >>> event_from_record({"type": "round.wager_placed", "schema_version": 1,
+    ...     "payload": {"seat": 2, "wager": "ANTE", "amount_cents": 500}})
+    WagerPlaced(seat=2, wager='ANTE', amount_cents=500, hand=1)
 
     :raises ValueError: for an unknown type, a future version or a bad payload.
     """
+    from tables.rules.events_v1 import UPCASTERS
+
     type_name = record.get("type")
     cls = ROUND_EVENT_TYPES.get(type_name) if isinstance(type_name, str) else None
     if cls is None:

@@ -70,7 +70,7 @@ def report_irregularity(
     kind = event.kind
     section = state.ruleset.section
     state = evolve(state, notes=(*state.notes, f"{kind}: {event.note}".rstrip(": ")))
-    if kind is IrregularityKind.CARD_FACE_UP_IN_DECK:
+    if kind == IrregularityKind.CARD_FACE_UP_IN_DECK:
         assert event.card is not None
         state = evolve(
             state,
@@ -83,7 +83,7 @@ def report_irregularity(
     voiding = remedies.voids.get(kind)
     if voiding is not None:
         return void(state, section(voiding[0]), voiding[1])
-    if kind is IrregularityKind.SHUFFLER_MALFUNCTION:
+    if kind == IrregularityKind.SHUFFLER_MALFUNCTION:
         return evolve(state, reshuffle_required=True)
     if kind in remedies.referred:
         note = remedies.referred_note.format(kind=kind)

@@ -33,8 +33,9 @@ from __future__ import annotations
 
 import datetime
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from tables.rules.hands import FiveCardCategory, ThreeCardCategory
 from tables.rules.money import Odds
@@ -381,10 +382,31 @@ MA_DCP = DoubleCrossRuleSet(
     ),
 )
 
-RULESETS: Mapping[str, RuleSet] = {
+_OWN: Mapping[str, RuleSet] = {
     ruleset.id: ruleset for ruleset in (PA_592_2014, PA_674A_2016, PA_674A_2019, MA_DCP)
 }
-"""Every rule set by its stable id."""
+
+
+class _AllRuleSets(Mapping[str, Any]):
+    """These rule sets and those of every declared game (:mod:`tables.rules.registry`)."""
+
+    def _all(self) -> Mapping[str, Any]:
+        from tables.rules.registry import rulesets
+
+        return {**_OWN, **rulesets()}
+
+    def __getitem__(self, key: str) -> Any:
+        return _OWN[key] if key in _OWN else self._all()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+RULESETS: Mapping[str, Any] = _AllRuleSets()
+"""Every rule set by its stable id, the declared games' included."""
 
 
 def get_ruleset(ruleset_id: str) -> RuleSet:

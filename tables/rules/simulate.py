@@ -228,7 +228,7 @@ def _opened(
     **options: object,
 ) -> RoundOpened:
     day = gaming_day or ruleset.effective_from or datetime.date(2020, 1, 1)
-    return RoundOpened(
+    return RoundOpened.build(
         round_id=f"sim-{rng.getrandbits(48):012x}",
         game=ruleset.game,
         ruleset_id=ruleset.id,
@@ -237,7 +237,7 @@ def _opened(
         seats=tuple(seats),
         players=tuple(f"P{seat}" for seat in seats),
         dealing_method=dealing_method,
-        **options,  # type: ignore[arg-type]
+        **options,
     )
 
 
@@ -317,21 +317,23 @@ def simulate_criss_cross(
     ):
         community[position] = deck.pop()
         events.append(
-            CardDealt(card=community[position], recipient=Recipient.COMMUNITY, position=position)
+            CardDealt(card=community[position], recipient=Recipient.COMMUNITY, spot=position)
         )
     holes: dict[int, list[Card]] = {seat: [] for seat in seats}
     for hole in (1, 2):
         for seat in sorted(seats):
             holes[seat].append(deck.pop())
             events.append(
-                CardDealt(card=holes[seat][-1], recipient=Recipient.PLAYER, seat=seat, hole=hole)
+                CardDealt(
+                    card=holes[seat][-1], recipient=Recipient.PLAYER, seat=seat, spot=str(hole)
+                )
             )
     if count_stub:
         events.append(StubCounted(stub_count=len(deck)))
     if irregularity is Irregularity.COMMUNITY_EXPOSED_EARLY:
         events.append(
             IrregularityReported(
-                kind=IrregularityKind.COMMUNITY_CARD_EXPOSED_EARLY, position=Position.CENTER
+                kind=IrregularityKind.COMMUNITY_CARD_EXPOSED_EARLY, spot=Position.CENTER
             )
         )
         return SimulatedRound(events=(*events, *_void_tail(events)))
@@ -360,9 +362,7 @@ def simulate_criss_cross(
             placed[seat].append(wager)
         for position in reveal:
             events.append(
-                CardExposed(
-                    recipient=Recipient.COMMUNITY, position=position, card=community[position]
-                )
+                CardExposed(recipient=Recipient.COMMUNITY, spot=position, card=community[position])
             )
     settlement = replay(events).settlement
     for seat in sorted(seats, reverse=True):
@@ -370,7 +370,10 @@ def simulate_criss_cross(
             for hole in (1, 2):
                 events.append(
                     CardExposed(
-                        recipient=Recipient.PLAYER, seat=seat, hole=hole, card=holes[seat][hole - 1]
+                        recipient=Recipient.PLAYER,
+                        seat=seat,
+                        spot=str(hole),
+                        card=holes[seat][hole - 1],
                     )
                 )
         events.extend(
@@ -383,7 +386,7 @@ def simulate_criss_cross(
 
 def _stake(events: Sequence[Event], seat: int, wager: Wager) -> int:
     for event in reversed(events):
-        if isinstance(event, WagerPlaced) and event.seat == seat and event.wager is wager:
+        if isinstance(event, WagerPlaced) and event.seat == seat and event.wager == wager:
             return event.amount_cents
     raise LookupError(f"seat {seat} has no {wager}")
 
@@ -433,12 +436,15 @@ def simulate_double_cross(
         for hole in (1, 2):
             events.append(
                 CardDealt(
-                    card=holes[seat][hole - 1], recipient=Recipient.PLAYER, seat=seat, hole=hole
+                    card=holes[seat][hole - 1],
+                    recipient=Recipient.PLAYER,
+                    seat=seat,
+                    spot=str(hole),
                 )
             )
     dealer = (deck.pop(), deck.pop())
     for hole in (1, 2):
-        events.append(CardDealt(card=dealer[hole - 1], recipient=Recipient.DEALER, hole=hole))
+        events.append(CardDealt(card=dealer[hole - 1], recipient=Recipient.DEALER, spot=str(hole)))
     community: dict[Position, Card] = {}
     for position in (
         Position.ROW_1,
@@ -449,16 +455,16 @@ def simulate_double_cross(
     ):
         community[position] = deck.pop()
         events.append(
-            CardDealt(card=community[position], recipient=Recipient.COMMUNITY, position=position)
+            CardDealt(card=community[position], recipient=Recipient.COMMUNITY, spot=position)
         )
     for position in (Position.TOP, Position.ROW_3):
         events.append(
-            CardExposed(recipient=Recipient.COMMUNITY, position=position, card=community[position])
+            CardExposed(recipient=Recipient.COMMUNITY, spot=position, card=community[position])
         )
     three_card_seats = [
         event.seat
         for event in events
-        if isinstance(event, WagerPlaced) and event.wager is Wager.THREE_CARD
+        if isinstance(event, WagerPlaced) and event.wager == Wager.THREE_CARD
     ]
     for seat in three_card_seats:
         hand = evaluate_three([*holes[seat], community[Position.TOP]])
@@ -490,16 +496,21 @@ def simulate_double_cross(
         active.append(seat)
     for position in (Position.ROW_1, Position.CENTER, Position.BOTTOM):
         events.append(
-            CardExposed(recipient=Recipient.COMMUNITY, position=position, card=community[position])
+            CardExposed(recipient=Recipient.COMMUNITY, spot=position, card=community[position])
         )
     for hole in (1, 2):
-        events.append(CardExposed(recipient=Recipient.DEALER, hole=hole, card=dealer[hole - 1]))
+        events.append(
+            CardExposed(recipient=Recipient.DEALER, spot=str(hole), card=dealer[hole - 1])
+        )
     settlement = replay(events).settlement
     for seat in sorted(active, reverse=True):
         for hole in (1, 2):
             events.append(
                 CardExposed(
-                    recipient=Recipient.PLAYER, seat=seat, hole=hole, card=holes[seat][hole - 1]
+                    recipient=Recipient.PLAYER,
+                    seat=seat,
+                    spot=str(hole),
+                    card=holes[seat][hole - 1],
                 )
             )
         events.extend(

@@ -44,7 +44,7 @@ def opened(
     **options: object,
 ) -> RoundOpened:
     """A ``round.opened`` event with sensible defaults."""
-    return RoundOpened(
+    return RoundOpened.build(
         round_id="R-1",
         game=game,
         ruleset_id=ruleset_id,
@@ -53,14 +53,14 @@ def opened(
         seats=tuple(seats),
         players=tuple(players or [f"P{seat}" for seat in seats]),
         dealing_method=options.pop("dealing_method", DealingMethod.MANUAL_SHOE),  # type: ignore[arg-type]
-        **options,  # type: ignore[arg-type]
+        **options,
     )
 
 
 def cc_deal(community: str, holes: Mapping[int, str]) -> list[Event]:
     """Deal the cross (TOP, ROW_1, CENTER, ROW_3, BOTTOM) then one card at a time."""
     events: list[Event] = [
-        CardDealt(card=card, recipient=Recipient.COMMUNITY, position=position)
+        CardDealt(card=card, recipient=Recipient.COMMUNITY, spot=position)
         for position, card in zip(CC_POSITIONS, parse_cards(community), strict=True)
     ]
     parsed = {seat: parse_cards(text) for seat, text in holes.items()}
@@ -68,7 +68,10 @@ def cc_deal(community: str, holes: Mapping[int, str]) -> list[Event]:
         for seat in sorted(parsed):
             events.append(
                 CardDealt(
-                    card=parsed[seat][hole - 1], recipient=Recipient.PLAYER, seat=seat, hole=hole
+                    card=parsed[seat][hole - 1],
+                    recipient=Recipient.PLAYER,
+                    seat=seat,
+                    spot=str(hole),
                 )
             )
     return events
@@ -76,7 +79,7 @@ def cc_deal(community: str, holes: Mapping[int, str]) -> list[Event]:
 
 def reveal(*positions: Position) -> list[Event]:
     """Turn community cards face up."""
-    return [CardExposed(recipient=Recipient.COMMUNITY, position=position) for position in positions]
+    return [CardExposed(recipient=Recipient.COMMUNITY, spot=position) for position in positions]
 
 
 def cc_round(
@@ -132,7 +135,7 @@ def cc_round(
     if expose_players:
         for seat in sorted(active, reverse=True):
             for hole in (1, 2):
-                events.append(CardExposed(recipient=Recipient.PLAYER, seat=seat, hole=hole))
+                events.append(CardExposed(recipient=Recipient.PLAYER, seat=seat, spot=str(hole)))
     return events
 
 
@@ -167,11 +170,13 @@ def dc_round(
     events.append(NoMoreBets())
     for seat in seats:
         for hole, card in enumerate(parse_cards(holes[seat]), start=1):
-            events.append(CardDealt(card=card, recipient=Recipient.PLAYER, seat=seat, hole=hole))
+            events.append(
+                CardDealt(card=card, recipient=Recipient.PLAYER, seat=seat, spot=str(hole))
+            )
     for hole, card in enumerate(parse_cards(dealer), start=1):
-        events.append(CardDealt(card=card, recipient=Recipient.DEALER, hole=hole))
+        events.append(CardDealt(card=card, recipient=Recipient.DEALER, spot=str(hole)))
     for position, card in zip(DC_DEAL_ORDER, parse_cards(community), strict=True):
-        events.append(CardDealt(card=card, recipient=Recipient.COMMUNITY, position=position))
+        events.append(CardDealt(card=card, recipient=Recipient.COMMUNITY, spot=position))
     events.extend(reveal(Position.TOP, Position.ROW_3))
     for seat in seats:
         if seat in three_card:
@@ -189,8 +194,8 @@ def dc_round(
             active.append(seat)
     events.extend(reveal(Position.ROW_1, Position.CENTER, Position.BOTTOM))
     for hole in (1, 2):
-        events.append(CardExposed(recipient=Recipient.DEALER, hole=hole))
+        events.append(CardExposed(recipient=Recipient.DEALER, spot=str(hole)))
     for seat in sorted(active, reverse=True):
         for hole in (1, 2):
-            events.append(CardExposed(recipient=Recipient.PLAYER, seat=seat, hole=hole))
+            events.append(CardExposed(recipient=Recipient.PLAYER, seat=seat, spot=str(hole)))
     return events

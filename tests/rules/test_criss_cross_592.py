@@ -130,7 +130,7 @@ def test_592_11_h_5_the_bonus_of_a_folded_player_is_settled_last():
         bonus={1: 500},
     )
     settlement = replay(events).settlement
-    assert settlement.lines[-1].wager is Wager.FIVE_CARD_BONUS
+    assert settlement.lines[-1].wager == Wager.FIVE_CARD_BONUS
     assert settlement.lines[-1].outcome is Outcome.WIN
     assert settlement.lines[-1].section == "592.11(h)(5); 592.12(c)"
 

@@ -301,7 +301,7 @@ def test_674a_11_b_decisions_go_clockwise_from_the_dealers_left():
 
 def test_674a_3_a_a_card_cannot_be_dealt_twice_in_a_round():
     events = _through_deal()[:-1]  # seat 2's second card not yet dealt
-    duplicate = CardDealt(card=Card.parse("Kc"), recipient=Recipient.PLAYER, seat=2, hole=2)
+    duplicate = CardDealt(card=Card.parse("Kc"), recipient=Recipient.PLAYER, seat=2, spot="2")
     assert _refused(events, duplicate).section == "674a.3(a)"
 
 
@@ -314,26 +314,26 @@ def test_674a_8_d_a_seat_without_both_antes_is_dealt_no_cards():
         NoMoreBets(),
         *cc_deal("Kc 9c 7s 4d 3d", {1: "Ah 2d"})[:5],
     ]
-    card = CardDealt(card=Card.parse("2h"), recipient=Recipient.PLAYER, seat=2, hole=1)
+    card = CardDealt(card=Card.parse("2h"), recipient=Recipient.PLAYER, seat=2, spot="1")
     assert _refused(events, card).section == "674a.8(d)"
 
 
 def test_674a_8_d_community_cards_are_dealt_before_the_players():
     events = [*_through_deal()[:4]]  # opened, antes, no more bets
     events = _through_deal()[: 1 + 4 + 1]
-    card = CardDealt(card=Card.parse("2h"), recipient=Recipient.PLAYER, seat=1, hole=1)
+    card = CardDealt(card=Card.parse("2h"), recipient=Recipient.PLAYER, seat=1, spot="1")
     assert _refused(events, card).section == "674a.8(d)"
 
 
 def test_674a_9_b_sections_follow_the_dealing_method():
     events = [opened(dealing_method=DealingMethod.HAND)]
-    card = CardDealt(card=Card.parse("2h"), recipient=Recipient.COMMUNITY, position=Position.TOP)
+    card = CardDealt(card=Card.parse("2h"), recipient=Recipient.COMMUNITY, spot=Position.TOP)
     assert _refused(events, card).section == "674a.9(a)(3)"
 
 
 def test_674a_11_c_a_community_card_not_yet_due_cannot_be_turned():
     events = _through_deal()
-    exposed = CardExposed(recipient=Recipient.COMMUNITY, position=Position.CENTER)
+    exposed = CardExposed(recipient=Recipient.COMMUNITY, spot=Position.CENTER)
     assert _refused(events, exposed).section == "674a.11(c)"
 
 
@@ -341,7 +341,7 @@ def test_674a_11_g_players_cards_are_turned_counterclockwise_from_the_dealers_ri
     events = cc_round(
         community="Kc 9c 7s 4d 3d", holes={1: "Ah 2d", 2: "Qh Qd"}, expose_players=False
     )
-    error = _refused(events, CardExposed(recipient=Recipient.PLAYER, seat=1, hole=1))
+    error = _refused(events, CardExposed(recipient=Recipient.PLAYER, seat=1, spot="1"))
     assert error.section == "674a.11(g)"
     assert _refused(events, RoundClosed()).section == "674a.11(g)"
 
@@ -409,7 +409,7 @@ def test_674a_12_d_payout_limit_caps_the_aggregate_but_not_the_five_card_bonus()
         payout_limit_cents=5_000_000,
     )
     settlement = settle(events)
-    main = [line for line in settlement.lines if line.wager is not Wager.FIVE_CARD_BONUS]
+    main = [line for line in settlement.lines if line.wager != Wager.FIVE_CARD_BONUS]
     assert sum(line.paid_cents for line in main) == 5_000_000
     capped = [line for line in main if line.uncapped_cents != line.amount_cents]
     assert capped and all("674a.12(d)" in line.section for line in capped)
@@ -440,7 +440,7 @@ def test_674a_13_a_one_card_found_face_up_is_discarded():
     ]
     state = replay(events).final_state
     assert state.phase is game.Phase.ACROSS_DECISION
-    again = CardDealt(card=Card.parse("5h"), recipient=Recipient.PLAYER, seat=1, hole=1)
+    again = CardDealt(card=Card.parse("5h"), recipient=Recipient.PLAYER, seat=1, spot="1")
     assert not game.can_apply(state, again)
 
 
@@ -469,7 +469,7 @@ def test_674a_13_d_a_community_card_exposed_early_voids_the_round():
         *_through_deal(),
         WagerPlaced(seat=1, wager=Wager.ACROSS_BET, amount_cents=1000),
         IrregularityReported(
-            kind=IrregularityKind.COMMUNITY_CARD_EXPOSED_EARLY, position=Position.CENTER
+            kind=IrregularityKind.COMMUNITY_CARD_EXPOSED_EARLY, spot=Position.CENTER
         ),
     ]
     settlement = settle(events)

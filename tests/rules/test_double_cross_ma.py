@@ -273,17 +273,15 @@ def test_section_7_c_players_then_dealer_then_the_cross_in_order():
         WagerPlaced(seat=1, wager=Wager.ANTE, amount_cents=1000),
         NoMoreBets(),
     ]
-    dealer_first = CardDealt(card=Card.parse("2c"), recipient=Recipient.DEALER, hole=1)
+    dealer_first = CardDealt(card=Card.parse("2c"), recipient=Recipient.DEALER, spot="1")
     assert _refused(events, dealer_first).section == "Section 7(c)"
     events += [
-        CardDealt(card=Card.parse("2c"), recipient=Recipient.PLAYER, seat=1, hole=1),
-        CardDealt(card=Card.parse("3c"), recipient=Recipient.PLAYER, seat=1, hole=2),
-        CardDealt(card=Card.parse("4c"), recipient=Recipient.DEALER, hole=1),
-        CardDealt(card=Card.parse("5c"), recipient=Recipient.DEALER, hole=2),
+        CardDealt(card=Card.parse("2c"), recipient=Recipient.PLAYER, seat=1, spot="1"),
+        CardDealt(card=Card.parse("3c"), recipient=Recipient.PLAYER, seat=1, spot="2"),
+        CardDealt(card=Card.parse("4c"), recipient=Recipient.DEALER, spot="1"),
+        CardDealt(card=Card.parse("5c"), recipient=Recipient.DEALER, spot="2"),
     ]
-    top_first = CardDealt(
-        card=Card.parse("6c"), recipient=Recipient.COMMUNITY, position=Position.TOP
-    )
+    top_first = CardDealt(card=Card.parse("6c"), recipient=Recipient.COMMUNITY, spot=Position.TOP)
     assert "ROW_1" in _refused(events, top_first).reason
 
 
@@ -292,9 +290,7 @@ def test_section_10_a_community_cards_are_revealed_on_schedule():
     deal_only = [e for e in before if type(e).__name__ != "CardExposed"]
     from tables.rules.events import CardExposed
 
-    error = _refused(
-        deal_only, CardExposed(recipient=Recipient.COMMUNITY, position=Position.CENTER)
-    )
+    error = _refused(deal_only, CardExposed(recipient=Recipient.COMMUNITY, spot=Position.CENTER))
     assert error.section == "Section 10(a)"
 
 
@@ -323,7 +319,7 @@ def test_section_11_d_payout_limit_caps_the_hand_but_not_the_three_card_wager():
         payout_limit_cents=6_000_000,
     )
     settlement = settle(events)
-    main = [line for line in settlement.lines if line.wager is not Wager.THREE_CARD]
+    main = [line for line in settlement.lines if line.wager != Wager.THREE_CARD]
     assert sum(line.paid_cents for line in main) == 6_000_000
     three = settlement.line(1, Wager.THREE_CARD)
     assert three.amount_cents == three.uncapped_cents == 400_000

@@ -24,6 +24,7 @@ from typing import Any
 
 from tables.rules.engine import Automation, RuleViolation
 from tables.rules.events import Event, event_from_record
+from tables.rules.events_v1 import V1_FIELDS
 from tables.rules.replay import replay
 from tests.rules.test_replay_equivalence import simulated_rounds
 
@@ -34,7 +35,24 @@ _FIELD = re.compile(r"field '([a-z_0-9]+)'")
 
 def v1_record(event: Event) -> dict[str, Any]:
     """The record a device stored before the vocabulary went to version 2."""
-    return {"type": event.TYPE, "schema_version": 1, "payload": event.to_payload()}
+    payload = event.to_payload()
+    if event.SCHEMA_VERSION == 1:
+        return {"type": event.TYPE, "schema_version": 1, "payload": payload}
+    payload.pop("hand", None)
+    payload.pop("face_up", None)
+    if "options" in payload:
+        options = payload.pop("options")
+        payload["five_card_bonus_offered"] = options.get("five_card_bonus_offered", False)
+        payload["pair_of_tens_middle_bets"] = options.get("pair_of_tens_middle_bets")
+        payload["positions_per_player"] = options.get("positions_per_player")
+    if "spot" in payload:
+        spot = payload.pop("spot")
+        community = payload.get("recipient") == "COMMUNITY" or "kind" in payload
+        payload["position"] = spot if community else None
+        if "recipient" in payload:
+            payload["hole"] = None if community else int(spot)
+    payload = {name: payload[name] for name in V1_FIELDS[event.TYPE]}
+    return {"type": event.TYPE, "schema_version": 1, "payload": payload}
 
 
 def _text(value: Any) -> str:

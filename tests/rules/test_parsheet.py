@@ -215,7 +215,7 @@ def test_criss_cross_settlement_matches_the_engines_required_settlement():
         for event in events:
             if isinstance(event, CardDealt) and event.recipient is Recipient.PLAYER:
                 holes.setdefault(event.seat, []).append(event.card)
-            elif isinstance(event, WagerPlaced) and event.wager is Wager.ANTE_ACROSS:
+            elif isinstance(event, WagerPlaced) and event.wager == Wager.ANTE_ACROSS:
                 antes[event.seat] = event.amount_cents
             elif isinstance(event, WagerPlaced) and event.wager in (
                 Wager.ACROSS_BET,
@@ -251,7 +251,7 @@ def test_double_cross_settlement_matches_the_engines_required_settlement():
                     holes.setdefault(event.seat, []).append(event.card)
                 else:
                     dealer.append(event.card)
-            elif isinstance(event, WagerPlaced) and event.wager is Wager.ANTE:
+            elif isinstance(event, WagerPlaced) and event.wager == Wager.ANTE:
                 antes[event.seat] = event.amount_cents
             elif isinstance(event, PlayDeclared):
                 alignment[event.seat] = (
@@ -493,8 +493,10 @@ def test_592_12_b_read_as_a_push_has_exactly_the_674a_pay_tables():
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("ruleset", "tens", "expected"),
-    [(PA_674A_2019, None, EXACT_674A),
-     (PA_592_2014, PairOfTensMiddleBets.PAY_1_TO_1, EXACT_592_PAYING_TENS)],  # fmt: skip
+    [
+        (PA_674A_2019, None, EXACT_674A),
+        (PA_592_2014, PairOfTensMiddleBets.PAY_1_TO_1, EXACT_592_PAYING_TENS),
+    ],  # fmt: skip
     ids=["674a", "592-paying-tens"],
 )
 def test_674a_11_h_exact_whole_game_figures(ruleset, tens, expected):

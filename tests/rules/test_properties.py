@@ -116,11 +116,11 @@ def _illegal_insertions(events):
         CardDealt(
             card=dealt.card,
             recipient=Recipient.COMMUNITY,
-            position=dealt.position or _any_position(),
+            spot=dealt.position or _any_position(),
         )
         if dealt.recipient is Recipient.COMMUNITY
         else CardDealt(
-            card=dealt.card, recipient=Recipient.PLAYER, seat=dealt.seat, hole=dealt.hole
+            card=dealt.card, recipient=Recipient.PLAYER, seat=dealt.seat, spot=str(dealt.hole)
         ),
     ]
 

@@ -14,6 +14,8 @@ from tables.rules.events import (
     ROUND_EVENT_TYPES,
     DealerCollected,
     DealerPaid,
+    Decision,
+    Options,
     RoundClosed,
     RoundOpened,
     Wager,
@@ -78,27 +80,27 @@ def test_a_missing_payment_is_reported():
 
 
 def test_paying_a_losing_wager_is_an_unexpected_payment():
-    actions = [a for a in _correct_actions() if not (a.seat == 1 and a.wager is Wager.ANTE_DOWN)]
+    actions = [a for a in _correct_actions() if not (a.seat == 1 and a.wager == Wager.ANTE_DOWN)]
     actions.append(DealerPaid(seat=1, wager=Wager.ANTE_DOWN, amount_cents=1000))
     (finding,) = _findings(actions)
     assert (finding.kind, finding.wager) == (FindingKind.UNEXPECTED_PAYMENT, Wager.ANTE_DOWN)
 
 
 def test_a_fold_not_collected_is_a_missed_collection():
-    actions = [a for a in _correct_actions() if not (a.seat == 2 and a.wager is Wager.ANTE_ACROSS)]
+    actions = [a for a in _correct_actions() if not (a.seat == 2 and a.wager == Wager.ANTE_ACROSS)]
     (finding,) = _findings(actions)
     assert (finding.kind, finding.section) == (FindingKind.MISSED_COLLECTION, "674a.11(b)")
 
 
 def test_collecting_a_winner_is_a_wrongful_collection():
-    actions = [a for a in _correct_actions() if not (a.seat == 1 and a.wager is Wager.ANTE_ACROSS)]
+    actions = [a for a in _correct_actions() if not (a.seat == 1 and a.wager == Wager.ANTE_ACROSS)]
     actions.append(DealerCollected(seat=1, wager=Wager.ANTE_ACROSS, amount_cents=1000))
     (finding,) = _findings(actions)
     assert finding.kind is FindingKind.WRONGFUL_COLLECTION
 
 
 def test_collecting_the_wrong_amount_is_reported():
-    actions = [a for a in _correct_actions() if not (a.seat == 1 and a.wager is Wager.ANTE_DOWN)]
+    actions = [a for a in _correct_actions() if not (a.seat == 1 and a.wager == Wager.ANTE_DOWN)]
     actions.append(DealerCollected(seat=1, wager=Wager.ANTE_DOWN, amount_cents=500))
     (finding,) = _findings(actions)
     assert finding.kind is FindingKind.WRONG_COLLECTION_AMOUNT
@@ -158,6 +160,7 @@ def _all_event_examples():
         *ROUND,
         *_correct_actions(),
         WagerReturned(seat=1, wager=Wager.ANTE_ACROSS, amount_cents=5),
+        Decision(seat=2, choice="play", amount_cents=500, params=Options({"alignment": "V"})),
         RoundClosed(),
     ]
     events += dc_round(
@@ -179,7 +182,7 @@ def test_every_event_type_round_trips_through_its_payload():
     seen = set()
     for event in _all_event_examples():
         record = event_to_record(event)
-        assert record["schema_version"] == 1
+        assert record["schema_version"] == event.SCHEMA_VERSION
         assert event_from_record(record) == event
         _assert_json_compatible(record["payload"])
         seen.add(event.TYPE)
@@ -226,7 +229,26 @@ def _assert_json_compatible(value):
         ("round.dealer_paid", {"seat": 1, "wager": "ANTE", "amount_cents": 1, "x": 1}, "x"),
     ],
 )
-def test_from_payload_names_the_bad_field(type_name, payload, field):
+def test_a_stored_version_1_payload_is_judged_as_version_1_judged_it(type_name, payload, field):
+    with pytest.raises(ValueError, match=field):
+        event_from_record({"type": type_name, "schema_version": 1, "payload": payload})
+
+
+@pytest.mark.parametrize(
+    ("type_name", "payload", "field"),
+    [
+        ("round.wager_placed", {"seat": 1, "wager": "no such", "amount_cents": 5}, "wager"),
+        ("round.wager_placed", {"seat": 1, "wager": "ANTE", "amount_cents": 5, "hand": 0}, "hand"),
+        ("round.card_dealt", {"card": "Ah", "recipient": "COMMUNITY", "spot": "TOP", "seat": 1},
+         "seat"),
+        ("round.card_dealt", {"card": "Ah", "recipient": "PLAYER", "spot": "1"}, "seat"),
+        ("round.decision", {"seat": 1, "choice": "fold", "amount_cents": 0}, "amount_cents"),
+        ("round.opened", {"round_id": "r", "game": "g", "ruleset_id": "x", "table_id": "t",
+                          "gaming_day": "2020-01-01", "seats": [1], "players": ["p"],
+                          "dealing_method": "HAND", "options": {"Bad Name": 1}}, "options"),
+    ],
+)  # fmt: skip
+def test_a_version_2_payload_names_the_bad_field(type_name, payload, field):
     with pytest.raises(ValueError, match=field):
         ROUND_EVENT_TYPES[type_name].from_payload(payload)
 
@@ -240,14 +262,8 @@ def test_round_opened_carries_the_options_that_make_a_stream_self_describing():
     payload = ROUND[0].to_payload()
     assert payload["ruleset_id"] == "PA-674a-2019"
     assert payload["gaming_day"] == "2021-03-01"
-    assert {
-        "pair_of_tens_middle_bets",
-        "payout_limit_cents",
-        "five_card_bonus_offered",
-        "positions_per_player",
-        "rounding",
-        "dealing_method",
-    } <= set(payload)
+    assert {"payout_limit_cents", "rounding", "dealing_method", "options"} <= set(payload)
+    assert ROUND[0].option("five_card_bonus_offered", False) is False
     assert isinstance(RoundOpened.from_payload(payload).gaming_day, datetime.date)
 
 

@@ -44,7 +44,7 @@ def payload_body(events, expected_version=0):
 
 
 def index_of_wager(events, wager: Wager) -> int:
-    return next(i for i, e in enumerate(events) if isinstance(e, WagerPlaced) and e.wager is wager)
+    return next(i for i, e in enumerate(events) if isinstance(e, WagerPlaced) and e.wager == wager)
 
 
 __all__ = ["DealerError", "criss_cross_round", "index_of_wager", "payload_body"]

@@ -54,6 +54,16 @@ from tables.rules.events import (
     WagerPlaced,
     WagerReturned,
 )
+from tables.rules.games._criss_cross_settlement import (  # noqa: F401 (layout re-exported)
+    ACROSS_LINE,
+    DOWN_LINE,
+    INDEX,
+    POSITIONS,
+    SETTLEMENT_ORDER,
+    across_hand,
+    down_hand,
+    seat_lines,
+)
 from tables.rules.games._shared import (
     AFTER_VOID,
     GameMachine,
@@ -65,16 +75,6 @@ from tables.rules.games._shared import (
     record_dealer_action,
     void,
     with_seat,
-)
-from tables.rules.games.criss_cross_settlement import (  # noqa: F401 (layout re-exported)
-    ACROSS_LINE,
-    DOWN_LINE,
-    INDEX,
-    POSITIONS,
-    SETTLEMENT_ORDER,
-    across_hand,
-    down_hand,
-    seat_lines,
 )
 from tables.rules.irregularities import Remedies, StubRemedy, count_stub, report_irregularity
 from tables.rules.money import RoundingPolicy
@@ -105,6 +105,7 @@ __all__ = [
 ]
 
 GAME = CRISS_CROSS_POKER
+NAME = "Criss-Cross Poker"
 
 
 class Phase(enum.StrEnum):
@@ -158,6 +159,9 @@ _NEXT_AFTER_DECISION = {
 _PRE_NO_MORE_BETS = (Wager.ANTE_ACROSS, Wager.ANTE_DOWN, Wager.FIVE_CARD_BONUS)
 _DECISION_WAGERS = (Wager.ACROSS_BET, Wager.DOWN_BET, Wager.MIDDLE_BET)
 _TERMINAL = (Phase.CLOSED,)
+_OPTIONS = frozenset(
+    {"five_card_bonus_offered", "pair_of_tens_middle_bets", "positions_per_player"}
+)
 # Section numbers of the dealing rules by dealing method:
 # (no more bets, deal, stub count wrong, when the stub is handled).
 _DEALING_SECTIONS = {
@@ -250,28 +254,38 @@ def open_round(
         raise RuleViolation(section("2(a)"), "no more than six betting positions", "seats")
     rounding = opening_rounding(event)
     pair_of_tens = ruleset.pair_of_tens_middle_bets
-    if event.pair_of_tens_middle_bets is not None:
+    chosen_tens = event.option("pair_of_tens_middle_bets")
+    if chosen_tens is not None:
         if pair_of_tens is None:
             raise RuleViolation(
                 section("12(b)"),
                 "the pay table has no pair-of-10s conflict to resolve",
-                "pair_of_tens_middle_bets",
+                "options.pair_of_tens_middle_bets",
             )
         try:
-            pair_of_tens = PairOfTensMiddleBets(event.pair_of_tens_middle_bets)
+            pair_of_tens = PairOfTensMiddleBets(chosen_tens)
         except ValueError:
             raise RuleViolation(
-                section("12(b)"), "must be 'push' or 'pay_1_to_1'", "pair_of_tens_middle_bets"
+                section("12(b)"),
+                "must be 'push' or 'pay_1_to_1'",
+                "options.pair_of_tens_middle_bets",
             ) from None
     positions = ruleset.positions_per_player
-    if event.positions_per_player is not None:
-        if not ruleset.positions_per_player_configurable and event.positions_per_player != 1:
+    chosen_positions = event.option("positions_per_player")
+    if chosen_positions is not None:
+        if type(chosen_positions) is not int or chosen_positions < 1:
+            raise RuleViolation(
+                section("7(g)"),
+                "must be a whole number of positions",
+                "options.positions_per_player",
+            )
+        if not ruleset.positions_per_player_configurable and chosen_positions != 1:
             raise RuleViolation(
                 section("7(g)"),
                 "a player may not wager on more than one position",
-                "positions_per_player",
+                "options.positions_per_player",
             )
-        positions = event.positions_per_player
+        positions = chosen_positions
     if event.payout_limit_cents is not None:
         if not ruleset.payout_limit_permitted:
             raise RuleViolation(
@@ -283,8 +297,15 @@ def open_round(
                 "the payout limit may not be less than $50,000",
                 "payout_limit_cents",
             )
-    if event.five_card_bonus_offered is None:  # pragma: no cover - typed as bool
-        raise RuleViolation(section("7(e)"), "missing", "five_card_bonus_offered")
+    if type(event.option("five_card_bonus_offered", False)) is not bool:
+        raise RuleViolation(
+            section("7(e)"), "must be true or false", "options.five_card_bonus_offered"
+        )
+    unknown = set(dict(event.options)) - _OPTIONS
+    if unknown:
+        raise RuleViolation(
+            "round.opened", "not an option of Criss-Cross Poker", f"options.{min(unknown)}"
+        )
     seats = opening_seats(event, SeatState)
     return CrissCrossState(
         ruleset=ruleset,
@@ -315,13 +336,13 @@ def _verify_wager(state: CrissCrossState, event: WagerPlaced) -> Refusal | None:
             return Refusal(section("7(f)"), f"{event.wager} is made only at its decision", "wager")
         if event.wager in seat.wagers:
             return Refusal(section("7(d)"), f"{event.wager} already placed", "wager")
-        if event.wager is Wager.FIVE_CARD_BONUS:
-            if not state.opened.five_card_bonus_offered:
+        if event.wager == Wager.FIVE_CARD_BONUS:
+            if not state.opened.option("five_card_bonus_offered", False):
                 return Refusal(section("7(e)"), "the Five Card Bonus Wager is not offered", "wager")
             if Wager.ANTE_ACROSS not in seat.wagers or Wager.ANTE_DOWN not in seat.wagers:
                 return Refusal(section("7(e)"), "the Five Card Bonus follows the Antes", "wager")
         else:
-            other = Wager.ANTE_DOWN if event.wager is Wager.ANTE_ACROSS else Wager.ANTE_ACROSS
+            other = Wager.ANTE_DOWN if event.wager == Wager.ANTE_ACROSS else Wager.ANTE_ACROSS
             if other in seat.wagers and seat.wagers[other] != event.amount_cents:
                 return Refusal(
                     section("7(d)"), "Ante Across and Ante Down must be equal", "amount_cents"
@@ -346,7 +367,7 @@ def _verify_wager(state: CrissCrossState, event: WagerPlaced) -> Refusal | None:
     if decision is None:
         return Refusal(section("7(c)"), 'no wager may be made after "no more bets"', "wager")
     wager, base, number, _ = decision
-    if event.wager is not wager:
+    if event.wager != wager:
         return Refusal(section(number), f"only the {wager} may be placed now", "wager")
     if state.to_act != event.seat:
         return Refusal(
@@ -489,15 +510,15 @@ def _verify_dealer_action(state: CrissCrossState, event: Event) -> Refusal | Non
 
 
 def _verify_irregularity(state: CrissCrossState, event: IrregularityReported) -> Refusal | None:
-    if event.kind is IrregularityKind.DEALER_CARD_EXPOSED_EARLY:
+    if event.kind == IrregularityKind.DEALER_CARD_EXPOSED_EARLY:
         return Refusal(state.section("13"), "the dealer has no cards in Criss-Cross Poker", "kind")
-    if event.kind is IrregularityKind.CARD_FACE_UP_IN_DECK and event.card is None:
+    if event.kind == IrregularityKind.CARD_FACE_UP_IN_DECK and event.card is None:
         return Refusal(state.section("13(a)"), "name the card found face up", "card")
-    if event.kind is IrregularityKind.CARD_FACE_UP_IN_DECK and (
+    if event.kind == IrregularityKind.CARD_FACE_UP_IN_DECK and (
         state.used_cards & card_bit(event.card)  # type: ignore[arg-type]
     ):
         return Refusal(state.section("3(a)"), f"{event.card} is already in play", "card")
-    if event.kind is IrregularityKind.PLAYER_LEFT_TABLE and event.seat not in state.seats:
+    if event.kind == IrregularityKind.PLAYER_LEFT_TABLE and event.seat not in state.seats:
         return Refusal(state.section("7(b)"), "name the seat the player left", "seat")
     return None
 
@@ -651,7 +672,7 @@ def _count_stub(state: CrissCrossState, event: StubCounted) -> CrissCrossState:
 
 def _irregularity(state: CrissCrossState, event: IrregularityReported) -> CrissCrossState:
     state = report_irregularity(state, event, remedies=_REMEDIES, void=_void)
-    if event.kind is IrregularityKind.PLAYER_LEFT_TABLE:
+    if event.kind == IrregularityKind.PLAYER_LEFT_TABLE:
         seat = evolve(state.seats[event.seat or 0], abandoned=True)
         state = with_seat(state, seat, pending=tuple(s for s in state.pending if s != seat.seat))
         if state.phase in _DECISIONS and not state.pending:

@@ -98,6 +98,7 @@ __all__ = [
 ]
 
 GAME = DOUBLE_CROSS_POKER
+NAME = "Double Cross Poker"
 S = "Section "
 
 # Sections 7(c)(3), 8(c)(3), 9(c): the order the five community cards are dealt.
@@ -209,9 +210,9 @@ def open_round(
         raise RuleViolation("round.opened", "rule set is not for Double Cross Poker", "ruleset_id")
     if not ruleset.in_force(event.gaming_day):
         raise RuleViolation(ruleset.chapter, f"{ruleset.id} not in force", "gaming_day")
-    if event.pair_of_tens_middle_bets is not None or event.five_card_bonus_offered:
+    if event.options:
         raise RuleViolation(
-            S + "6", "option belongs to Criss-Cross Poker", "five_card_bonus_offered"
+            S + "6", "Double Cross Poker has no opening options", f"options.{event.options[0][0]}"
         )
     if event.payout_limit_cents is not None and (
         event.payout_limit_cents < ruleset.payout_limit_floor_cents
@@ -244,7 +245,7 @@ def _verify_wager(state: DoubleCrossState, event: WagerPlaced) -> Refusal | None
         return Refusal(S + "6(e)", "raise wagers are made at the decision (Section 10)", "wager")
     if event.wager in seat.wagers:
         return Refusal(S + "6(c)", f"{event.wager} already placed", "wager")
-    if event.wager is Wager.THREE_CARD:
+    if event.wager == Wager.THREE_CARD:
         if Wager.ANTE not in seat.wagers:
             return Refusal(S + "6(d)", "the three-card wager follows an ante", "wager")
         ruleset = state.ruleset
@@ -380,17 +381,13 @@ def _verify_dealer_action(state: DoubleCrossState, event: Event) -> Refusal | No
         return Refusal(S + "10(a)", "nothing is settled before the first reveal")
     wager = getattr(event, "wager", None)
     settling = (Phase.SETTLEMENT, Phase.VOIDED)
-    if (
-        isinstance(event, DealerPaid)
-        and wager is not Wager.THREE_CARD
-        and state.phase not in settling
-    ):
+    if isinstance(event, DealerPaid) and wager != Wager.THREE_CARD and state.phase not in settling:
         return Refusal(S + "10(g)(3)", "five-card wagers are paid at settlement")
     return None
 
 
 def _verify_irregularity(state: DoubleCrossState, event: IrregularityReported) -> Refusal | None:
-    if event.kind is IrregularityKind.CARD_FACE_UP_IN_DECK and (
+    if event.kind == IrregularityKind.CARD_FACE_UP_IN_DECK and (
         event.card is None or state.used_cards & card_bit(event.card)
     ):
         return Refusal(S + "12(a)", "name a card not already in play", "card")
@@ -758,7 +755,7 @@ def required_settlement(state: DoubleCrossState) -> Settlement:
             )
             for seat in reversed(ascending)
             for wager in (*_MAIN_WAGERS, Wager.THREE_CARD)
-            if wager in seat.wagers and not (wager is Wager.THREE_CARD and seat.seat in resolved)
+            if wager in seat.wagers and not (wager == Wager.THREE_CARD and seat.seat in resolved)
         )
         return Settlement(
             lines=stand + returned,

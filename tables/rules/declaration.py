@@ -1,0 +1,286 @@
+"""A game as a declaration: what a game module says, and the engine runs.
+
+A module under :mod:`tables.rules.games` declares one :class:`Game`: its
+layout (the card spots of a seat's hand, the dealer's and the community's),
+its wagers (name, section, when they are placed, how their amount relates to
+another wager, whether they are handle), its steps in order (wagering, the
+deal, decisions with their named choices, reveals, the showdown), its rule
+sets, its opening options, its irregularity remedies and one settlement
+function of a seat's final state. :mod:`tables.rules.machine` owns everything
+else once: verify/apply for every generic event, automation, voids, the stub
+count, closing, settlement order, payout limits and rounding, and replay's
+findings.
+
+Every section a declaration names is a number within the rule set's chapter
+(``"12(a)"``); the rule set prefixes it (``"565.12(a)"``).
+
+>>> MultipleOf("ANTE", 1, 3).refusal({"ANTE": 500}, 2000)
+'must be 1 to 3 times the ANTE (500..1500 cents), got 2000'
+>>> EqualTo("ANTE").refusal({"ANTE": 500}, 500) is None
+True
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tables.rules.events import DealingMethod, WagerPlaced
+from tables.rules.irregularities import Remedies, StubRemedy
+from tables.rules.rulesets import PayLine
+
+if TYPE_CHECKING:
+    from tables.rules.engine import Refusal, SettlementLine
+    from tables.rules.machine import RoundState, Seat
+
+__all__ = [
+    "Layout",
+    "Amount",
+    "AnyAmount",
+    "EqualTo",
+    "MultipleOf",
+    "WagerSpec",
+    "Choice",
+    "Wagering",
+    "Deal",
+    "Decide",
+    "Reveal",
+    "Showdown",
+    "Step",
+    "OptionSpec",
+    "DealingSections",
+    "GameRuleSet",
+    "Game",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The card spots of the table: each seat's hand, the dealer's and the community's.
+
+    Spots are listed in the order the deal fills them; ``max_seats`` cites
+    ``seats_section``.
+    """
+
+    seat_spots: tuple[str, ...]
+    dealer_spots: tuple[str, ...] = ()
+    community_spots: tuple[str, ...] = ()
+    max_seats: int = 7
+    seats_section: str = "2(a)"
+
+
+class Amount:
+    """How a wager's amount relates to the seat's other wagers."""
+
+    def refusal(self, stakes: Mapping[str, int], amount: int) -> str | None:
+        """Why ``amount`` may not be wagered beside ``stakes``, or ``None``."""
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class AnyAmount(Amount):
+    """Any amount within the table's posted limits."""
+
+
+@dataclass(frozen=True, slots=True)
+class EqualTo(Amount):
+    """Exactly the amount of another wager (a Play Wager equal to the Ante)."""
+
+    wager: str
+
+    def refusal(self, stakes: Mapping[str, int], amount: int) -> str | None:
+        base = stakes.get(self.wager)
+        if base is None:
+            return f"needs a {self.wager} first"
+        if amount != base:
+            return f"must equal the {self.wager} ({base} cents), got {amount}"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class MultipleOf(Amount):
+    """From ``low`` to ``high`` times another wager, in whole multiples if ``whole``."""
+
+    wager: str
+    low: int
+    high: int
+    whole: bool = False
+
+    def refusal(self, stakes: Mapping[str, int], amount: int) -> str | None:
+        base = stakes.get(self.wager)
+        if base is None:
+            return f"needs a {self.wager} first"
+        low, high = self.low * base, self.high * base
+        if not low <= amount <= high:
+            return (
+                f"must be {self.low} to {self.high} times the {self.wager} "
+                f"({low}..{high} cents), got {amount}"
+            )
+        if self.whole and amount % base:
+            return f"must be a whole multiple of the {self.wager}"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class WagerSpec:
+    """One betting area of the layout.
+
+    ``by_choice`` wagers are placed only by a decision's choice (a Play Wager);
+    the others before "no more bets". ``offered`` (when given) says whether the
+    round's rule set and options offer it. ``handle`` wagers count in finance's
+    handle; a fee or a marker does not.
+    """
+
+    name: str
+    label: str
+    section: str
+    amount: Amount = AnyAmount()
+    by_choice: bool = False
+    handle: bool = True
+    offered: Callable[[RoundState], bool] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One choice a decision offers: it may place a wager, and it may end the hand."""
+
+    name: str
+    places: str | None = None
+    folds: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Wagering:
+    """Wagers are placed until the dealer announces "no more bets"."""
+
+    name: str = "wagering"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Every spot of every participating seat (and the dealer's) is dealt, face down.
+
+    Cards go one at a time clockwise from the dealer's left, the dealer last in
+    each turn, and each hand's spots in order.
+    """
+
+    name: str = "dealing"
+
+
+@dataclass(frozen=True, slots=True)
+class Decide:
+    """Each seat still in the hand and ``eligible`` chooses, clockwise from the dealer's left."""
+
+    name: str
+    section: str
+    choices: tuple[Choice, ...]
+    eligible: Callable[[Seat], bool] = lambda seat: True
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The dealer turns ``spots`` face up (``dealer`` or ``community`` spots)."""
+
+    name: str
+    section: str
+    spots: tuple[str, ...]
+    dealer: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Showdown:
+    """Settlement: the remaining players' cards are turned counterclockwise, then paid."""
+
+    section: str
+    name: str = "settlement"
+
+
+Step = Wagering | Deal | Decide | Reveal | Showdown
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """An opening option of the Rules Submission the game accepts on ``round.opened``."""
+
+    name: str
+    section: str
+    choices: tuple[Any, ...]
+    default: Any
+
+
+@dataclass(frozen=True, slots=True)
+class DealingSections:
+    """The sections that depend on the dealing method: no more bets, the deal, the stub."""
+
+    no_more_bets: str
+    deal: str
+    stub_wrong: str
+    stub_when: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameRuleSet:
+    """One version of a game's rules in one jurisdiction, in force over a date range.
+
+    ``pay_tables`` and ``options`` are what the Rules Submission may choose
+    between; ``defaults`` what this version uses when a round does not say.
+    """
+
+    id: str
+    game: str
+    jurisdiction: str
+    chapter: str
+    effective_from: datetime.date
+    effective_to: datetime.date | None = None
+    pay_tables: Mapping[str, tuple[PayLine, ...]] = field(default_factory=dict)
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    cards_in_deck: int = 52
+    max_seats: int | None = None
+    deck_change_hours_hand_dealt: int | None = 4
+    deck_change_hours_shoe: int | None = 8
+    stub_count_every_rounds: int = 5
+    notes: tuple[str, ...] = ()
+
+    def section(self, number: str) -> str:
+        """Cite ``number`` in this rule set's chapter."""
+        return f"{self.chapter}.{number}"
+
+    def in_force(self, day: datetime.date) -> bool:
+        """Whether this version governs a gaming day starting on ``day``."""
+        if day < self.effective_from:
+            return False
+        return self.effective_to is None or day <= self.effective_to
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Game:
+    """Everything the engine needs to run, simulate, price and draw one game."""
+
+    id: str
+    name: str
+    rulesets: tuple[GameRuleSet, ...]
+    layout: Layout
+    wagers: tuple[WagerSpec, ...]
+    steps: tuple[Step, ...]
+    settle: Callable[[RoundState, Seat], Iterable[SettlementLine]]
+    dealing: Mapping[DealingMethod, DealingSections]
+    remedies: Remedies
+    stub_remedy: StubRemedy
+    options: tuple[OptionSpec, ...] = ()
+    wager_rules: Callable[[RoundState, Seat, WagerPlaced], Refusal | None] | None = None
+    opening_check: Callable[[RoundState], None] | None = None
+    sections: Mapping[str, str] = field(default_factory=dict)
+
+    def wager(self, name: str) -> WagerSpec | None:
+        """The wager called ``name``, if the game has one."""
+        for spec in self.wagers:
+            if spec.name == name:
+                return spec
+        return None
+
+    @property
+    def handle_wagers(self) -> tuple[str, ...]:
+        """The wagers finance counts as handle."""
+        return tuple(spec.name for spec in self.wagers if spec.handle)

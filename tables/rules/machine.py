@@ -1,0 +1,702 @@
+"""The engine that runs every declared game (:mod:`tables.rules.declaration`).
+
+One state type, :class:`RoundState`, serves every declared game; its
+``game`` field is the declaration. The engine verifies and applies each
+generic event against it (a refused event names the section it breaks and
+the field at fault), moves from step to step, performs the automations a
+table leaves to it, applies the declared irregularity remedies, and computes
+the required settlement: seats counterclockwise from the dealer's right, each
+seat's wagers in the declared order, a void returning every stake, a payout
+limit where the game declares one. Every choice that decided money is listed
+in the settlement's ``options_applied``.
+
+States are values: :func:`apply` returns a new state and never changes one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
+
+from tables.rules.cards import Card
+from tables.rules.declaration import Deal, Decide, Game, Reveal, Showdown, Wagering
+from tables.rules.engine import (
+    Automation,
+    Refusal,
+    RuleViolation,
+    Settlement,
+    SettlementLine,
+    apply_payout_limit,
+    evolve,
+    register_game,
+)
+from tables.rules.events import (
+    CardDealt,
+    CardExposed,
+    DealerCollected,
+    DealerPaid,
+    Decision,
+    Event,
+    IrregularityKind,
+    IrregularityReported,
+    NoMoreBets,
+    PlayerFolded,
+    Recipient,
+    RoundClosed,
+    RoundOpened,
+    RoundVoided,
+    StubCounted,
+    WagerPlaced,
+    WagerReturned,
+)
+from tables.rules.games._shared import card_bit, opening_rounding, record_dealer_action, void
+from tables.rules.irregularities import count_stub, report_irregularity
+from tables.rules.money import RoundingPolicy
+from tables.rules.settlement import counterclockwise, returned_lines
+
+__all__ = ["Seat", "RoundState", "declare", "open_round", "verify", "apply", "required_settlement"]
+
+VOIDED = "voided"
+CLOSED = "closed"
+_KINDS = frozenset(kind.value for kind in IrregularityKind)
+
+
+class Seat(NamedTuple):
+    """One betting position: its player, wagers, cards, choices and whether it is still in."""
+
+    seat: int
+    player: str
+    wagers: Mapping[str, int]
+    cards: tuple[Card | None, ...] = ()
+    exposed: tuple[bool, ...] = ()
+    participating: bool = False
+    folded_at: str | None = None
+    abandoned: bool = False
+    choices: Mapping[str, str] = {}
+
+    @property
+    def active(self) -> bool:
+        """Dealt in, and neither folded nor gone."""
+        return self.participating and self.folded_at is None and not self.abandoned
+
+
+class RoundState(NamedTuple):
+    """The state of one round of a declared game."""
+
+    game: Game
+    ruleset: Any
+    opened: RoundOpened
+    automations: frozenset[Automation]
+    rounding: RoundingPolicy
+    options: Mapping[str, Any]
+    phase: str
+    step: int
+    seats: Mapping[int, Seat]
+    dealer: tuple[Card | None, ...] = ()
+    dealer_exposed: tuple[bool, ...] = ()
+    used_cards: int = 0
+    cards_dealt: int = 0
+    face_up_found: tuple[Card, ...] = ()
+    pending: tuple[int, ...] = ()
+    decisions_made: int = 0
+    stub_counted: bool = False
+    void_section: str | None = None
+    void_reason: str | None = None
+    deck_removal_required: bool = False
+    reshuffle_required: bool = False
+    dealer_actions: tuple[Event, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def section(self, number: str) -> str:
+        """Cite ``number`` in this round's chapter."""
+        return str(self.ruleset.section(number))
+
+    def cite(self, key: str) -> str:
+        """Cite the section the game declares for the generic check ``key``."""
+        return self.section(self.game.sections[key])
+
+    @property
+    def current(self) -> Any:
+        """The step the round is in (``None`` once void or closed)."""
+        steps = self.game.steps
+        return steps[self.step] if self.step < len(steps) else None
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision is awaited, if any."""
+        return self.pending[0] if self.pending else None
+
+
+# ------------------------------------------------------------------ opening
+
+
+def open_round(
+    game: Game, event: RoundOpened, automations: frozenset[Automation] = frozenset()
+) -> RoundState:
+    """The state of a round of ``game`` just opened.
+
+    :raises RuleViolation: for a rule set of another game or not in force, too
+        many seats, an option the game does not declare or a value it does not allow.
+    """
+    ruleset = next((item for item in game.rulesets if item.id == event.ruleset_id), None)
+    if ruleset is None:
+        raise RuleViolation("round.opened", f"not a {game.name} rule set", "ruleset_id")
+    if not ruleset.in_force(event.gaming_day):
+        raise RuleViolation(
+            ruleset.chapter, f"{ruleset.id} is not in force on {event.gaming_day}", "gaming_day"
+        )
+    layout = game.layout
+    if max(event.seats, default=1) > layout.max_seats:
+        raise RuleViolation(
+            ruleset.section(layout.seats_section),
+            f"no more than {layout.max_seats} betting positions",
+            "seats",
+        )
+    if event.payout_limit_cents is not None and "payout_limit" not in game.sections:
+        raise RuleViolation(
+            ruleset.chapter, "the chapter sets no payout limit", "payout_limit_cents"
+        )
+    declared = {spec.name: spec for spec in game.options}
+    for name in dict(event.options):
+        if name not in declared:
+            raise RuleViolation("round.opened", f"not an option of {game.name}", f"options.{name}")
+    options = {}
+    for spec in game.options:
+        value = event.option(spec.name, ruleset.defaults.get(spec.name, spec.default))
+        if value not in spec.choices:
+            allowed = ", ".join(repr(choice) for choice in spec.choices)
+            raise RuleViolation(
+                ruleset.section(spec.section), f"must be one of {allowed}", f"options.{spec.name}"
+            )
+        options[spec.name] = value
+    size = len(layout.seat_spots)
+    seats = {
+        number: Seat(
+            seat=number, player=player, wagers={}, cards=(None,) * size, exposed=(False,) * size
+        )
+        for number, player in sorted(zip(event.seats, event.players, strict=True))
+    }
+    dealer = len(layout.dealer_spots)
+    state = RoundState(
+        game=game,
+        ruleset=ruleset,
+        opened=event,
+        automations=automations,
+        rounding=opening_rounding(event),
+        options=options,
+        phase=game.steps[0].name,
+        step=0,
+        seats=seats,
+        dealer=(None,) * dealer,
+        dealer_exposed=(False,) * dealer,
+    )
+    if game.opening_check is not None:
+        game.opening_check(state)
+    return state
+
+
+# ------------------------------------------------------------- verification
+
+
+def _refuse_wager(state: RoundState, event: WagerPlaced) -> Refusal | None:
+    seat = state.seats.get(event.seat)
+    if seat is None:
+        return Refusal(state.cite("seated"), "only seated players may wager", "seat")
+    spec = state.game.wager(event.wager)
+    if spec is None:
+        return Refusal(state.cite("wagers"), f"{state.game.name} has no {event.wager}", "wager")
+    step = state.current
+    if isinstance(step, Decide):
+        return _refuse_choice(
+            state, event.seat, _choice_placing(step, spec.name), event.amount_cents
+        )
+    if not isinstance(step, Wagering):
+        return Refusal(state.cite("after_no_more_bets"), 'no wager after "no more bets"', "wager")
+    if spec.by_choice:
+        return Refusal(
+            state.section(spec.section), f"{spec.name} is placed at its decision", "wager"
+        )
+    if spec.offered is not None and not spec.offered(state):
+        return Refusal(state.section(spec.section), f"{spec.label} is not offered", "wager")
+    if spec.name in seat.wagers:
+        return Refusal(state.cite("after_no_more_bets"), f"{spec.name} already placed", "wager")
+    reason = spec.amount.refusal(seat.wagers, event.amount_cents)
+    if reason is not None:
+        return Refusal(state.section(spec.section), reason, "amount_cents")
+    rules = state.game.wager_rules
+    return None if rules is None else rules(state, seat, event)
+
+
+def _choice_placing(step: Decide, wager: str) -> str:
+    for choice in step.choices:
+        if choice.places == wager:
+            return choice.name
+    return f"place {wager}"
+
+
+def _refuse_choice(
+    state: RoundState, seat_number: int, choice_name: str, amount: int | None
+) -> Refusal | None:
+    step = state.current
+    if not isinstance(step, Decide):
+        return Refusal(state.cite("decisions"), "no decision is asked for now", "choice")
+    choice = next((item for item in step.choices if item.name == choice_name), None)
+    section = state.section(step.section)
+    if choice is None:
+        offered = ", ".join(item.name for item in step.choices)
+        return Refusal(section, f"the choices now are {offered}", "choice")
+    if state.to_act != seat_number:
+        return Refusal(
+            section,
+            f"out of turn: seat {state.to_act} decides first (clockwise from the dealer's left)",
+            "seat",
+        )
+    if choice.places is None:
+        return (
+            None
+            if amount is None
+            else Refusal(section, "this choice wagers nothing", "amount_cents")
+        )
+    if amount is None:
+        return Refusal(
+            section, f"{choice.name} places the {choice.places}: give its amount", "amount_cents"
+        )
+    spec = state.game.wager(choice.places)
+    assert spec is not None
+    reason = spec.amount.refusal(state.seats[seat_number].wagers, amount)
+    return None if reason is None else Refusal(state.section(spec.section), reason, "amount_cents")
+
+
+def _refuse_no_more_bets(state: RoundState, event: NoMoreBets) -> Refusal | None:
+    if not isinstance(state.current, Wagering):
+        return Refusal(state.section(_dealing(state).no_more_bets), "already announced", None)
+    return None
+
+
+def _dealing(state: RoundState) -> Any:
+    return state.game.dealing[state.opened.dealing_method]
+
+
+def _spot_index(state: RoundState, recipient: Recipient, spot: str) -> int | None:
+    layout = state.game.layout
+    spots = layout.seat_spots if recipient is Recipient.PLAYER else layout.dealer_spots
+    if recipient is Recipient.COMMUNITY:
+        spots = layout.community_spots
+    return spots.index(spot) if spot in spots else None
+
+
+def _refuse_deal(state: RoundState, event: CardDealt) -> Refusal | None:
+    sections = _dealing(state)
+    if isinstance(state.current, Wagering):
+        return Refusal(state.section(sections.no_more_bets), 'deal only after "no more bets"', None)
+    if not isinstance(state.current, Deal):
+        return Refusal(state.section(sections.deal), "dealing is complete", None)
+    if state.used_cards & card_bit(event.card):
+        return Refusal(state.cite("card_in_play"), f"{event.card} is already in play", "card")
+    index = _spot_index(state, event.recipient, event.spot)
+    if index is None:
+        return Refusal(
+            state.section(sections.deal), f"the layout has no {event.spot} there", "spot"
+        )
+    if event.recipient is Recipient.DEALER:
+        cards = state.dealer
+    else:
+        seat = state.seats.get(event.seat or 0)
+        if seat is None or not seat.participating:
+            return Refusal(
+                state.section(sections.deal), "cards go only to seats that wagered", "seat"
+            )
+        cards = seat.cards
+    if cards[index] is not None:
+        return Refusal(state.cite("card_count"), f"{event.spot} already dealt; report it", "spot")
+    if index and cards[index - 1] is None:
+        return Refusal(state.section(sections.deal), "one card at a time, in order", "spot")
+    return None
+
+
+def _refuse_expose(state: RoundState, event: CardExposed) -> Refusal | None:
+    step = state.current
+    index = _spot_index(state, event.recipient, event.spot)
+    if index is None:
+        return Refusal(state.cite("showdown"), f"the layout has no {event.spot} there", "spot")
+    if event.recipient is Recipient.PLAYER:
+        if not isinstance(step, Showdown):
+            return Refusal(
+                state.section(step.section if step else "11"),
+                "players' cards are turned at settlement",
+                "seat",
+            )
+        seat = state.seats.get(event.seat or 0)
+        if seat is None or not seat.active:
+            return Refusal(
+                state.section(step.section), "only remaining players' cards are turned", "seat"
+            )
+        later = [
+            other.seat
+            for other in state.seats.values()
+            if other.active and other.seat > seat.seat and not all(other.exposed)
+        ]
+        if later:
+            return Refusal(
+                state.section(step.section),
+                f"counterclockwise from the dealer's right: seat {max(later)} first",
+                "seat",
+            )
+        if seat.exposed[index]:
+            return Refusal(state.section(step.section), "already face up", "spot")
+        dealt = seat.cards[index]
+    else:
+        if not isinstance(step, Reveal) or event.spot not in step.spots:
+            return Refusal(
+                state.cite("early_exposure"),
+                f"{event.spot} is not due to be turned now; report an irregularity",
+                "spot",
+            )
+        if state.dealer_exposed[index]:
+            return Refusal(state.section(step.section), f"{event.spot} is already face up", "spot")
+        dealt = state.dealer[index]
+    if event.card is not None and event.card != dealt:
+        return Refusal(
+            state.cite("showdown"), f"the card there is {dealt}, not {event.card}", "card"
+        )
+    return None
+
+
+def _refuse_stub(state: RoundState, event: StubCounted) -> Refusal | None:
+    first_decision = next(
+        (index for index, step in enumerate(state.game.steps) if isinstance(step, Decide)), None
+    )
+    if state.step != first_decision or state.decisions_made or state.stub_counted:
+        return Refusal(
+            state.section(_dealing(state).stub_when),
+            "the stub is counted after the deal and before the first decision",
+            None,
+        )
+    return None
+
+
+def _refuse_irregularity(state: RoundState, event: IrregularityReported) -> Refusal | None:
+    if event.kind not in _KINDS:
+        return Refusal(
+            state.cite("irregularities"), f"no irregularity {event.kind!r} is known", "kind"
+        )
+    if event.kind == IrregularityKind.CARD_FACE_UP_IN_DECK:
+        if event.card is None:
+            return Refusal(
+                state.section(state.game.remedies.face_up), "name the card found face up", "card"
+            )
+        if state.used_cards & card_bit(event.card):
+            return Refusal(state.cite("card_in_play"), f"{event.card} is already in play", "card")
+    if event.kind == IrregularityKind.PLAYER_LEFT_TABLE and event.seat not in state.seats:
+        return Refusal(state.cite("seated"), "name the seat the player left", "seat")
+    return None
+
+
+def _refuse_dealer_action(state: RoundState, event: Any) -> Refusal | None:
+    if event.seat not in state.seats:
+        return Refusal(state.cite("settle"), f"seat {event.seat} is not in this round", "seat")
+    if isinstance(event, DealerPaid) and state.phase not in (_settlement_name(state), VOIDED):
+        return Refusal(state.cite("settle"), "wagers are paid at settlement", None)
+    if isinstance(event, DealerCollected) and isinstance(state.current, Wagering | Deal):
+        return Refusal(state.cite("settle"), "nothing is lost before the first decision", None)
+    return None
+
+
+def _refuse_close(state: RoundState, event: RoundClosed) -> Refusal | None:
+    if state.phase == VOIDED:
+        return None
+    if not isinstance(state.current, Showdown):
+        return Refusal(state.cite("close"), "the round is not yet settled", None)
+    if Automation.EXPOSE_PLAYER_CARDS not in state.automations:
+        hidden = next(
+            (seat.seat for seat in state.seats.values() if seat.active and not all(seat.exposed)),
+            None,
+        )
+        if hidden is not None:
+            return Refusal(state.cite("showdown"), f"seat {hidden}'s cards were not turned", None)
+    return None
+
+
+def _settlement_name(state: RoundState) -> str:
+    return str(state.game.steps[-1].name)
+
+
+_AFTER_VOID = (
+    DealerPaid,
+    DealerCollected,
+    WagerReturned,
+    RoundClosed,
+    RoundVoided,
+    IrregularityReported,
+)
+
+
+def verify(state: RoundState, event: Event) -> Refusal | None:
+    """Why ``event`` may not follow ``state``, or ``None`` if it may."""
+    if state.phase == CLOSED:
+        return Refusal(state.cite("close"), "the round is closed", None)
+    check = _CHECKS.get(type(event))
+    if check is None:
+        return Refusal("round", f"{event.TYPE} does not belong in a {state.game.name} round", None)
+    if state.phase == VOIDED and not isinstance(event, _AFTER_VOID):
+        return Refusal(state.void_section or state.cite("void"), "the round is void", None)
+    return check(state, event)
+
+
+def can_apply(state: RoundState, event: Event) -> bool:
+    """Whether ``event`` may follow ``state``."""
+    return verify(state, event) is None
+
+
+# ------------------------------------------------------------------- apply
+
+
+def _with_seat(state: RoundState, seat: Seat, **changes: Any) -> RoundState:
+    seats = dict(state.seats)
+    seats[seat.seat] = seat
+    return evolve(state, seats=seats, **changes)
+
+
+def _place(state: RoundState, event: WagerPlaced) -> RoundState:
+    if isinstance(state.current, Decide):
+        step = state.current
+        return _decide(state, event.seat, _choice_placing(step, event.wager), event.amount_cents)
+    seat = state.seats[event.seat]
+    return _with_seat(state, evolve(seat, wagers={**seat.wagers, event.wager: event.amount_cents}))
+
+
+def _decide(
+    state: RoundState, seat_number: int, choice_name: str, amount: int | None
+) -> RoundState:
+    step = state.current
+    choice = next(item for item in step.choices if item.name == choice_name)
+    seat = state.seats[seat_number]
+    seat = evolve(seat, choices={**seat.choices, step.name: choice.name})
+    if choice.places is not None and amount is not None:
+        seat = evolve(seat, wagers={**seat.wagers, choice.places: amount})
+    if choice.folds:
+        seat = evolve(seat, folded_at=step.name)
+    state = _with_seat(
+        state, seat, pending=state.pending[1:], decisions_made=state.decisions_made + 1
+    )
+    return _advance(state)
+
+
+def _no_more_bets(state: RoundState, event: NoMoreBets) -> RoundState:
+    seats = {
+        number: evolve(seat, participating=bool(seat.wagers))
+        for number, seat in state.seats.items()
+    }
+    return _next_step(evolve(state, seats=seats))
+
+
+def _deal(state: RoundState, event: CardDealt) -> RoundState:
+    index = _spot_index(state, event.recipient, event.spot)
+    assert index is not None
+    changes = {
+        "used_cards": state.used_cards | card_bit(event.card),
+        "cards_dealt": state.cards_dealt + 1,
+    }
+    if event.recipient is Recipient.DEALER:
+        dealer = state.dealer[:index] + (event.card,) + state.dealer[index + 1 :]
+        state = evolve(state, dealer=dealer, **changes)
+    else:
+        seat = state.seats[event.seat or 0]
+        cards = seat.cards[:index] + (event.card,) + seat.cards[index + 1 :]
+        state = _with_seat(state, evolve(seat, cards=cards), **changes)
+    return _advance(state)
+
+
+def _expose(state: RoundState, event: CardExposed) -> RoundState:
+    index = _spot_index(state, event.recipient, event.spot)
+    assert index is not None
+    if event.recipient is Recipient.PLAYER:
+        seat = state.seats[event.seat or 0]
+        exposed = seat.exposed[:index] + (True,) + seat.exposed[index + 1 :]
+        return _with_seat(state, evolve(seat, exposed=exposed))
+    exposed = state.dealer_exposed[:index] + (True,) + state.dealer_exposed[index + 1 :]
+    return _advance(evolve(state, dealer_exposed=exposed))
+
+
+def _void(state: RoundState, section: str, reason: str) -> RoundState:
+    return void(state, VOIDED, section, reason)  # type: ignore[no-any-return]
+
+
+def _irregularity(state: RoundState, event: IrregularityReported) -> RoundState:
+    state = report_irregularity(state, event, remedies=state.game.remedies, void=_void)
+    if event.kind == IrregularityKind.PLAYER_LEFT_TABLE and state.phase != VOIDED:
+        seat = evolve(state.seats[event.seat or 0], abandoned=True)
+        state = _with_seat(state, seat, pending=tuple(s for s in state.pending if s != seat.seat))
+        return _advance(state)
+    return state
+
+
+def _stub(state: RoundState, event: StubCounted) -> RoundState:
+    section = state.section(_dealing(state).stub_wrong)
+    return count_stub(state, event, section=section, remedy=state.game.stub_remedy, void=_void)  # type: ignore[no-any-return]
+
+
+def _step_done(state: RoundState) -> bool:
+    step = state.current
+    if isinstance(step, Deal):
+        seats_done = all(
+            None not in seat.cards for seat in state.seats.values() if seat.participating
+        )
+        return seats_done and None not in state.dealer
+    if isinstance(step, Decide):
+        return not state.pending
+    if isinstance(step, Reveal):
+        return all(
+            state.dealer_exposed[state.game.layout.dealer_spots.index(spot)] for spot in step.spots
+        )
+    return False
+
+
+def _advance(state: RoundState) -> RoundState:
+    while state.phase not in (VOIDED, CLOSED) and _step_done(state):
+        state = _next_step(state)
+    return state
+
+
+def _next_step(state: RoundState) -> RoundState:
+    number = state.step + 1
+    step = state.game.steps[number]
+    state = evolve(state, step=number, phase=step.name, pending=())
+    if isinstance(step, Decide):
+        pending = tuple(
+            n for n, seat in sorted(state.seats.items()) if seat.active and step.eligible(seat)
+        )
+        state = evolve(state, pending=pending)
+    elif isinstance(step, Reveal) and Automation.REVEAL_DEALER_CARDS in state.automations:
+        spots = state.game.layout.dealer_spots
+        state = evolve(
+            state,
+            dealer_exposed=tuple(
+                done or spot in step.spots
+                for spot, done in zip(spots, state.dealer_exposed, strict=True)
+            ),
+        )
+    return _advance(state)
+
+
+_CHECKS: dict[type[Event], Any] = {
+    WagerPlaced: _refuse_wager,
+    NoMoreBets: _refuse_no_more_bets,
+    CardDealt: _refuse_deal,
+    CardExposed: _refuse_expose,
+    StubCounted: _refuse_stub,
+    Decision: lambda state, event: _refuse_choice(
+        state, event.seat, event.choice, event.amount_cents
+    ),
+    PlayerFolded: lambda state, event: _refuse_choice(state, event.seat, "fold", None),
+    IrregularityReported: _refuse_irregularity,
+    RoundVoided: lambda state, event: None,
+    DealerPaid: _refuse_dealer_action,
+    DealerCollected: _refuse_dealer_action,
+    WagerReturned: _refuse_dealer_action,
+    RoundClosed: _refuse_close,
+}
+_STEPS: dict[type[Event], Any] = {
+    WagerPlaced: _place,
+    NoMoreBets: _no_more_bets,
+    CardDealt: _deal,
+    CardExposed: _expose,
+    StubCounted: _stub,
+    Decision: lambda state, event: _decide(state, event.seat, event.choice, event.amount_cents),
+    PlayerFolded: lambda state, event: _decide(state, event.seat, "fold", None),
+    IrregularityReported: _irregularity,
+    RoundVoided: lambda state, event: _void(state, "floor", event.reason),
+    DealerPaid: record_dealer_action,
+    DealerCollected: record_dealer_action,
+    WagerReturned: record_dealer_action,
+    RoundClosed: lambda state, event: evolve(state, phase=CLOSED, step=len(state.game.steps)),
+}
+
+
+def apply(state: RoundState, event: Event) -> RoundState:
+    """The state after ``event``.
+
+    :raises RuleViolation: naming the section when the rules forbid it.
+    """
+    refusal = verify(state, event)
+    if refusal is not None:
+        raise RuleViolation.from_refusal(refusal)
+    return _STEPS[type(event)](state, event)  # type: ignore[no-any-return]
+
+
+# -------------------------------------------------------------- settlement
+
+
+def required_settlement(state: RoundState) -> Settlement:
+    """What the game's chapter requires for every wager of the round so far.
+
+    Before the showdown only the hands already decided (folds) are settled and
+    ``complete`` is false.
+    """
+    game = state.game
+    options = (
+        ("rounding", state.rounding.name),
+        *((name, str(value)) for name, value in state.options.items()),
+    )
+    if state.opened.payout_limit_cents is not None:
+        options = (*options, ("payout_limit_cents", str(state.opened.payout_limit_cents)))
+    header = {
+        "round_id": state.opened.round_id,
+        "ruleset_id": state.ruleset.id,
+        "rounding": state.rounding.name,
+        "options_applied": options,
+        "notes": state.ruleset.notes,
+    }
+    seats = counterclockwise(state.seats)
+    order = tuple(spec.name for spec in game.wagers)
+    if state.void_section is not None:
+        notes = (state.void_reason,) if state.void_reason else ()
+        lines = returned_lines(seats, order, state.void_section, notes)
+        return Settlement(lines=lines, voided=True, void_section=state.void_section, **header)
+    complete = state.phase in (_settlement_name(state), CLOSED)
+    settled: list[SettlementLine] = []
+    for seat in seats:
+        if not seat.wagers or not (complete or seat.folded_at or seat.abandoned):
+            continue
+        if not seat.participating:
+            continue
+        lines = {line.wager: line for line in game.settle(state, seat)}
+        settled.extend(lines[name] for name in order if name in lines)
+    if state.opened.payout_limit_cents is not None:
+        settled = list(
+            apply_payout_limit(
+                tuple(settled),
+                limit_cents=state.opened.payout_limit_cents,
+                wagers=game.handle_wagers,
+                section=state.cite("payout_limit"),
+                group=lambda line: line.player,
+            )
+        )
+    return Settlement(lines=tuple(settled), complete=complete, **header)
+
+
+# ------------------------------------------------------------ registration
+
+
+class _Declared:
+    """What the engine's registry holds for one declared game."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def open(self, event: RoundOpened, automations: frozenset[Automation]) -> RoundState:
+        return open_round(self.game, event, automations)
+
+    apply = staticmethod(apply)
+    required_settlement = staticmethod(required_settlement)
+
+
+def declare(game: Game) -> Game:
+    """Register ``game`` with the engine (called once by its module)."""
+    register_game(game.id, RoundState, _Declared(game))
+    return game
+
+
+def step_names(game: Game) -> Iterable[str]:
+    """The phases a round of ``game`` passes through, in order."""
+    return (step.name for step in game.steps)

@@ -1,0 +1,80 @@
+"""Every game the engine knows: a module under :mod:`tables.rules.games` is a game.
+
+A game registers itself by being there: each public module of the package
+defines ``GAME`` (a :class:`~tables.rules.declaration.Game` declaration, or the
+id of a game whose module registers its own state machine) and is imported
+here the first time anything asks. Replay, the simulator, par sheets, finance's
+house edges, the round viewer, the demo and the API's choices read this
+registry; adding a game touches its module and its rule sets only
+(``tests/rules/test_registry.py`` proves every game has each piece).
+
+>>> "three_card_poker" in game_ids()
+True
+>>> ruleset("PA-565-2010").game
+'three_card_poker'
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any
+
+from tables.rules.declaration import Game
+
+__all__ = ["game_modules", "game_ids", "declared", "game_name", "rulesets", "ruleset"]
+
+_PACKAGE = "tables.rules.games"
+
+
+@functools.cache
+def game_modules() -> Mapping[str, ModuleType]:
+    """Every game module by its game id, imported once."""
+    package = importlib.import_module(_PACKAGE)
+    modules: dict[str, ModuleType] = {}
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda item: item.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{_PACKAGE}.{info.name}")
+        game = module.GAME
+        modules[game.id if isinstance(game, Game) else str(game)] = module
+    return modules
+
+
+def game_ids() -> tuple[str, ...]:
+    """Every game id, sorted."""
+    return tuple(sorted(game_modules()))
+
+
+def declared(game_id: str) -> Game | None:
+    """The declaration of ``game_id``, or ``None`` for a game with its own state machine."""
+    game = game_modules()[game_id].GAME
+    return game if isinstance(game, Game) else None
+
+
+def game_name(game_id: str) -> str:
+    """The name a person reads (``"Three Card Poker"``)."""
+    module = game_modules()[game_id]
+    game = module.GAME
+    return game.name if isinstance(game, Game) else str(module.NAME)
+
+
+@functools.cache
+def rulesets() -> Mapping[str, Any]:
+    """Every declared game's rule sets by id."""
+    found: dict[str, Any] = {}
+    for module in game_modules().values():
+        if isinstance(module.GAME, Game):
+            found.update((item.id, item) for item in module.GAME.rulesets)
+    return found
+
+
+def ruleset(ruleset_id: str) -> Any:
+    """A declared game's rule set.
+
+    :raises KeyError: for an id no declared game has.
+    """
+    return rulesets()[ruleset_id]
