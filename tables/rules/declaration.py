@@ -267,7 +267,10 @@ class Game:
     settle: Callable[[RoundState, Seat], Iterable[SettlementLine]]
     dealing: Mapping[DealingMethod, DealingSections]
     remedies: Remedies
-    stub_remedy: StubRemedy
+    stub_remedy: StubRemedy = StubRemedy(
+        misdeal="stub count: cards misdealt but the whole deck remains",
+        mismatch="stub count {counted}, expected {expected}, no misdeal: deck removed",
+    )
     options: tuple[OptionSpec, ...] = ()
     wager_rules: Callable[[RoundState, Seat, WagerPlaced], Refusal | None] | None = None
     opening_check: Callable[[RoundState], None] | None = None

@@ -1,11 +1,8 @@
 """Three Card Poker, Pennsylvania Chapter 565 (temporary, 40 Pa.B. 1196, 2010-03-06).
 
-Ante and Play against the dealer, who plays with queen high or better
-(§ 565.12(a)–(c)); Pair Plus against a posted pay table (§ 565.12(d)); the
-Ante bonus (§ 565.12(e), or a table of § 565.12(f) in the § 565.7(f)
-versions, whose forfeits differ, § 565.11(b)).
-
-Readings, each an option recorded in every settlement:
+Ante and Play against a dealer who plays with queen high or better, Pair Plus
+against a posted table, the Ante bonus (§ 565.12(e), or § 565.12(f) in the
+§ 565.7(f) versions). Readings, each an option recorded in every settlement:
 
 * ``ante_bonus_reading``: § 565.12(f) prints "Straight 1 to 1" once and the
   spades mini royal's "50 to 1" twice for three columns. Each plausible
@@ -17,7 +14,6 @@ Readings, each an option recorded in every settlement:
 * ``tie_rule``: § 565.6(c) read literally compares the highest card not in the
   other hand (2-2-A beats K-K-3), against § 565.6(b)(5)'s order of pairs;
   ``conventional`` (pair first) is the default.
-
 >>> from tables.rules.cards import parse_cards
 >>> hand_key(parse_cards("As Ks Qs")), hand_key(parse_cards("Qh 7c 2d"))
 ('MINI_ROYAL_SPADES', 'HIGH_CARD')
@@ -48,20 +44,9 @@ from tables.rules.engine import Outcome, Refusal, SettlementLine, plain_line, wi
 from tables.rules.events import DealingMethod, IrregularityKind, WagerPlaced
 from tables.rules.hands import ThreeCardCategory as T
 from tables.rules.hands import evaluate_three
-from tables.rules.irregularities import Remedies, StubRemedy
+from tables.rules.irregularities import Remedies
 from tables.rules.machine import RoundState, Seat, declare
 from tables.rules.money import Odds
-
-__all__ = [
-    "GAME",
-    "PA_565_2010",
-    "PAY_TABLES",
-    "READINGS",
-    "ante_bonus",
-    "hand_key",
-    "qualifies",
-    "compare",
-]
 
 ANTE, PAIR_PLUS, PLAY, BONUS = "ANTE", "PAIR_PLUS", "PLAY", "ANTE_BONUS"
 _O = Odds
@@ -292,21 +277,11 @@ GAME = declare(
         remedies=Remedies(
             face_up="13(a)",
             voids={
-                IrregularityKind.INCORRECT_CARD_COUNT: (
-                    "13(c)",
-                    "a player or the dealer had a wrong count",
-                ),
-                IrregularityKind.DEALER_CARD_EXPOSED_EARLY: (
-                    "13(d)",
-                    "a dealer card was exposed early",
-                ),
+                IrregularityKind.INCORRECT_CARD_COUNT: ("13(c)", "a wrong number of cards"),
+                IrregularityKind.DEALER_CARD_EXPOSED_EARLY: ("13(d)", "a dealer card shown early"),
                 IrregularityKind.SHOE_MALFUNCTION: ("13(f)", "the automated dealing shoe failed"),
             },
         ),  # fmt: skip
-        stub_remedy=StubRemedy(
-            misdeal="stub count: cards misdealt but 52 remain in the deck",
-            mismatch="stub count {counted}, expected {expected}, no misdeal: deck removed",
-        ),
         sections={
             "seated": "7(c)",
             "wagers": "7(a)",

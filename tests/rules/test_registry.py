@@ -1,0 +1,42 @@
+"""Games register themselves by being modules under tables/rules/games/."""
+
+from __future__ import annotations
+
+from tables.rules import engine, registry
+from tables.rules.declaration import Game
+from tables.rules.rulesets import RULESETS, get_ruleset
+
+
+def test_every_game_module_is_a_registered_game_with_rule_sets():
+    assert set(registry.game_ids()) >= {
+        "criss_cross_poker",
+        "double_cross_poker",
+        "three_card_poker",
+    }
+    for game_id in registry.game_ids():
+        assert engine.game_rules_for(game_id) is not None
+        assert registry.game_name(game_id)
+        own = [ruleset for ruleset in RULESETS.values() if ruleset.game == game_id]
+        assert own, f"{game_id} has no rule set"
+        for ruleset in own:
+            assert get_ruleset(ruleset.id) is ruleset
+
+
+def test_a_declared_game_declares_what_the_engine_needs():
+    for game_id in registry.game_ids():
+        game = registry.declared(game_id)
+        if game is None:  # a game with its own state machine
+            continue
+        assert isinstance(game, Game)
+        assert game.steps[0].name == "wagering" and game.steps[-1].name == "settlement"
+        assert game.handle_wagers, f"{game_id} declares no handle"
+        for key in ("seated", "after_no_more_bets", "card_in_play", "settle", "close", "void"):
+            assert key in game.sections, f"{game_id} cites no section for {key}"
+        assert set(game.dealing) == set(type(next(iter(game.dealing))))
+
+
+def test_the_tables_admin_offers_every_registered_game():
+    from tables.models import Table
+
+    offered = {value for value, _ in Table._meta.get_field("game").choices}
+    assert offered == set(registry.game_ids())
