@@ -29,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import psycopg
@@ -65,6 +65,7 @@ __all__ = [
     "read_streams",
     "record_rejection",
     "stream_version",
+    "versions_at",
 ]
 
 
@@ -406,3 +407,17 @@ def stream_version(stream_id: str) -> int:
     with connection.cursor() as cursor:
         cursor.execute("SELECT max(version) FROM ledger_event WHERE stream_id = %s", [stream_id])
         return cursor.fetchone()[0] or 0
+
+
+def versions_at(positions: Iterable[int]) -> dict[int, int]:
+    """The stream version of the event at each global position: the version a
+    read model showed, from the ``computed_at_position`` it was folded up to."""
+    wanted = sorted(set(positions))
+    if not wanted:
+        return {}
+    placeholders = ",".join(["%s"] * len(wanted))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT position, version FROM ledger_event WHERE position IN ({placeholders})", wanted
+        )
+        return dict(cursor.fetchall())

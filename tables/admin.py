@@ -72,11 +72,13 @@ class RoundAdmin(ReadOnlyAdmin):
         return _money(obj.wagered_cents)
 
     def _verified(self, obj: Round):
-        cache = getattr(self, "_cache", {})
-        if obj.stream_id not in cache:
-            cache = {obj.stream_id: verify_round(obj.stream_id, read_stream(obj.stream_id))}
-            self._cache = cache
-        return cache[obj.stream_id]
+        """The round replayed once per page: kept on the row the request loaded
+        (both views draw from it), never on the admin, which every request
+        shares and which would show a round that has moved on as it was."""
+        verified = getattr(obj, "_verified", None)
+        if verified is None:
+            verified = obj._verified = verify_round(obj.stream_id, read_stream(obj.stream_id))
+        return verified
 
     @admin.display(description="the table")
     def table_view(self, obj: Round) -> str:
@@ -134,26 +136,14 @@ class RoundAdmin(ReadOnlyAdmin):
         verified = self._verified(obj)
         if verified.result is None:
             return str(verified.violation)
-        recorded: dict[tuple[int, str], int] = {}
-        from tables.rules.events import DealerCollected, DealerPaid, WagerReturned
-
-        for event in verified.result.events:
-            if isinstance(event, DealerPaid | DealerCollected | WagerReturned):
-                key = (event.seat, str(event.wager))
-                sign = {
-                    "round.dealer_paid": "paid",
-                    "round.dealer_collected": "collected",
-                    "round.wager_returned": "returned",
-                }[event.TYPE]
-                recorded[key] = recorded.get(key, 0)
-                recorded[(event.seat, str(event.wager), sign)] = event.amount_cents
+        recorded = _dealer_actions(verified.result.events)
         rows = []
         for line in verified.result.settlement.lines:
+            done = recorded.get((line.seat, str(line.wager)), {})
             actions = [
-                f"{kind} {_money(amount)}"
-                for (seat, wager, *rest), amount in recorded.items()
-                if rest and seat == line.seat and wager == str(line.wager)
-                for kind in rest
+                f"{kind} {_money(sum(amounts))}"
+                + (f" ({' + '.join(_money(a) for a in amounts)})" if len(amounts) > 1 else "")
+                for kind, amounts in done.items()
             ]
             rows.append(
                 (
@@ -178,6 +168,23 @@ class RoundAdmin(ReadOnlyAdmin):
             "<tbody>{}</tbody></table>",
             body,
         )
+
+
+def _dealer_actions(events) -> dict[tuple[int, str], dict[str, list[int]]]:
+    """What the dealer paid, collected and returned on each (seat, wager), one
+    amount per event in the order recorded. The viewer shows their sums, as the
+    findings judge them (``tables.rules.replay.findings_for`` adds up repeated
+    events), with the parts when there are several."""
+    from tables.rules.events import DealerCollected, DealerPaid, WagerReturned
+
+    kinds = {DealerPaid: "paid", DealerCollected: "collected", WagerReturned: "returned"}
+    recorded: dict[tuple[int, str], dict[str, list[int]]] = {}
+    for event in events:
+        kind = kinds.get(type(event))
+        if kind is not None:
+            by_kind = recorded.setdefault((event.seat, str(event.wager)), {})
+            by_kind.setdefault(kind, []).append(event.amount_cents)
+    return recorded
 
 
 @admin.register(Finding)

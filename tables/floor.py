@@ -7,7 +7,8 @@ policies or the models.
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
 from django.contrib import admin
 from django.contrib.admin.views.decorators import staff_member_required
@@ -16,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from audit.ledger import versions_at
 from casino.models import current_gaming_day
 from tables.models import (
     ComplianceFinding,
@@ -109,14 +111,34 @@ def table_day(request: HttpRequest, table_id: str, day: str) -> HttpResponse:
         "table": table,
         "gaming_day": gaming_day,
         "table_day": TableDay.objects.filter(table_id=table_id, gaming_day=gaming_day).first(),
-        "slips": Slip.objects.filter(table_id=table_id, gaming_day=gaming_day).order_by("number"),
+        "slips": _with_versions(
+            Slip.objects.filter(table_id=table_id, gaming_day=gaming_day).order_by("number")
+        ),
         "rounds": Round.objects.filter(table_id=table_id, gaming_day=gaming_day).order_by(
             "opened_at"
         ),
         "findings": Finding.objects.filter(table_id=table_id, gaming_day=gaming_day).select_related(
             "round"
         ),
-        "compliance": ComplianceFinding.objects.filter(table_id=table_id, gaming_day=gaming_day),
-        "decks": Deck.objects.filter(table_id=table_id).order_by("-received_at")[:10],
+        "compliance": _with_versions(
+            ComplianceFinding.objects.filter(table_id=table_id, gaming_day=gaming_day)
+        ),
+        "decks": _with_versions(
+            Deck.objects.filter(table_id=table_id).order_by("-received_at")[:10]
+        ),
     }
     return render(request, "tables/table_day.html", context)
+
+
+_Row = TypeVar("_Row", Slip, Deck, ComplianceFinding)
+
+
+def _with_versions(rows: Iterable[_Row]) -> list[_Row]:
+    """Each row with ``version``: its stream's version as the row shows it
+    (the event it was folded up to, not the stream's head now), which the
+    page's buttons post back so that a change since is refused."""
+    listed = list(rows)
+    versions = versions_at(row.computed_at_position for row in listed)
+    for row in listed:
+        row.version = versions[row.computed_at_position]
+    return listed
