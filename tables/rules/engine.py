@@ -296,7 +296,7 @@ def apply_payout_limit(
     remaining: dict[Any, int] = {}
     result = []
     for line in lines:
-        if line.outcome is not Outcome.WIN or line.wager.value not in limited:
+        if line.outcome is not Outcome.WIN or str(line.wager) not in limited:
             result.append(line)
             continue
         key = group(line)
