@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,9 +27,17 @@ from tables.rules.events_v1 import V1_FIELDS
 from tables.rules.replay import replay
 from tests.rules.test_replay_equivalence import simulated_rounds
 
-OBSERVABLE_DIGEST = "86b83fa26bd27c7ebf84fd9cdf1c2e2e0072a744d3c5eafdf0fdaa7fef2073f2"
+OBSERVABLE_DIGEST = "1f020ffd5e8170baf8dc1f7b97d6023952c1d922a8b8727fbe7d203a4a6506e6"
 
-_FIELD = re.compile(r"field '([a-z_0-9]+)'")
+# Version 2 renamed these fields; a refusal naming one names it by its new name.
+_FIELDS = {
+    "position": "spot",
+    "hole": "spot",
+    **{
+        name: f"options.{name}"
+        for name in ("five_card_bonus_offered", "pair_of_tens_middle_bets", "positions_per_player")
+    },
+}
 
 
 def v1_record(event: Event) -> dict[str, Any]:
@@ -66,7 +73,7 @@ def observe(events: tuple[Event, ...], automations: tuple[Automation, ...] = ())
     except RuleViolation as violation:
         return (
             f"refused at {getattr(violation, 'index', None)}: "
-            f"{violation.section} field={violation.field}"
+            f"{violation.section} field={_FIELDS.get(violation.field, violation.field)}"
         )
     settlement = result.settlement
     lines = [
