@@ -8,10 +8,9 @@ from django.utils.safestring import mark_safe
 from simple_history.admin import SimpleHistoryAdmin
 
 from audit.admin import ReadOnlyAdmin
-from audit.ledger import read_stream
 from tables.cards_svg import card_svg
 from tables.models import ComplianceFinding, Deck, Finding, Round, Slip, Table, TableDay
-from tables.verification import verify_round
+from tables.rounds import SERVICE as ROUND_STATES
 
 
 def _money(cents: int) -> str:
@@ -71,23 +70,20 @@ class RoundAdmin(ReadOnlyAdmin):
     def wagered(self, obj: Round) -> str:
         return _money(obj.wagered_cents)
 
-    def _verified(self, obj: Round):
-        cache = getattr(self, "_cache", {})
-        if obj.stream_id not in cache:
-            cache = {obj.stream_id: verify_round(obj.stream_id, read_stream(obj.stream_id))}
-            self._cache = cache
-        return cache[obj.stream_id]
+    def _round(self, obj: Round):
+        # The rounds service holds the round at its head (or replays it once).
+        return ROUND_STATES.current(obj.stream_id)
 
     @admin.display(description="the table")
     def table_view(self, obj: Round) -> str:
         """The cross laid out as on the table, then each seat's two cards."""
         from tables.rules.events import CardDealt, Recipient
 
-        verified = self._verified(obj)
-        if verified.result is None:
+        entry = self._round(obj)
+        if entry.state is None:
             return "not replayable"
         community, holes = {}, {}
-        for event in verified.result.events:
+        for event in entry.events:
             if isinstance(event, CardDealt):
                 if event.recipient is Recipient.COMMUNITY:
                     community[event.position.value] = str(event.card)
@@ -131,13 +127,13 @@ class RoundAdmin(ReadOnlyAdmin):
 
     @admin.display(description="required settlement vs recorded")
     def settlement_view(self, obj: Round) -> str:
-        verified = self._verified(obj)
-        if verified.result is None:
-            return str(verified.violation)
+        entry = self._round(obj)
+        if entry.state is None:
+            return str(entry.violation)
         recorded: dict[tuple[int, str], int] = {}
         from tables.rules.events import DealerCollected, DealerPaid, WagerReturned
 
-        for event in verified.result.events:
+        for event in entry.events:
             if isinstance(event, DealerPaid | DealerCollected | WagerReturned):
                 key = (event.seat, event.wager.value)
                 sign = {
@@ -148,7 +144,7 @@ class RoundAdmin(ReadOnlyAdmin):
                 recorded[key] = recorded.get(key, 0)
                 recorded[(event.seat, event.wager.value, sign)] = event.amount_cents
         rows = []
-        for line in verified.result.settlement.lines:
+        for line in entry.settlement.lines:
             actions = [
                 f"{kind} {_money(amount)}"
                 for (seat, wager, *rest), amount in recorded.items()
