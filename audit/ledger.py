@@ -7,7 +7,10 @@ Append, in one transaction:
 2. look up the idempotency key: same body → the original result, another
    body → refused (422);
 3. read the stream's head and compare the expected version (stale → 409);
-4. let the stream kind's policy (the rules engine) refuse illegal events;
+4. let the stream kind's policy (the rules engine) refuse illegal events: it
+   is given the stream's head and reads the stream's events only if it looks
+   at them (``StreamSoFar``), and may ask to hear where the batch landed
+   once it commits (the rounds service advances its cached state so);
 5. hash-chain the batch onto the head;
 6. take the ``ledger_head`` row lock and hand out the next global positions,
    insert the rows and the idempotency record, commit.
@@ -27,6 +30,7 @@ reason and the raw body, in its own transaction.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import threading
 from collections.abc import Iterable, Iterator, Sequence
@@ -39,7 +43,15 @@ from django.utils import timezone
 from audit import errors
 from audit.hashing import GENESIS_HASH
 from audit.models import RejectedSubmission
-from audit.records import Actor, AppendResult, NewEvent, RecordedEvent, StreamBatch
+from audit.records import (
+    Actor,
+    AppendResult,
+    CommittedEvent,
+    NewEvent,
+    RecordedEvent,
+    StreamBatch,
+    StreamSoFar,
+)
 from audit.registry import REGISTRY
 from audit.storage import COLUMNS, chain, pg_cursor, read_columns, select_events
 from audit.storage import heads as stream_heads
@@ -53,6 +65,7 @@ __all__ = [
     "NewEvent",
     "RecordedEvent",
     "StreamBatch",
+    "StreamSoFar",
     "append",
     "append_many",
     "head_position",
@@ -167,15 +180,16 @@ def _append_many(batches: Sequence[StreamBatch], actor: Actor) -> list[AppendRes
     for batch in batches:
         head_version, head_hash = heads.get(batch.stream_id, (0, GENESIS_HASH))
         try:
-            _admit(batch.stream_id, batch.events, batch.expected_version, head_version, actor)
+            so_far = _admit(batch.stream_id, batch.events, batch.expected_version,
+                            head_version, head_hash, actor)  # fmt: skip
         except errors.LedgerError as error:
             error.stream_id = batch.stream_id
             raise
         rows, hashes, recorded_at = chain(
             batch.stream_id, batch.events, head_version, head_hash, actor, None
         )
-        chained.append((batch, head_version, rows, hashes, recorded_at))
-    total = sum(len(rows) for _, _, rows, _, _ in chained)
+        chained.append((batch, head_version, rows, hashes, recorded_at, so_far))
+    total = sum(len(rows) for _, _, rows, _, _, _ in chained)
     with connection.cursor() as cursor:
         # The head lock, held to commit (see the module docstring).
         cursor.execute(
@@ -185,8 +199,9 @@ def _append_many(batches: Sequence[StreamBatch], actor: Actor) -> list[AppendRes
         position = cursor.fetchone()[0] - total
     adapt = connection.ops.adapt_datetimefield_value
     records, results = [], []
-    for batch, head_version, rows, hashes, recorded_at in chained:
+    for batch, head_version, rows, hashes, recorded_at, so_far in chained:
         first = position + 1
+        _tell_on_commit(so_far, rows, first)
         for row in rows:
             position += 1
             records.append((position, batch.stream_id, row.version, row.event_type,
@@ -254,13 +269,14 @@ def _append(
             head_version, head_hash, earlier = store.lookup(stream_id, idempotency_key)
             if earlier is not None:
                 return _replay(idempotency_key or "", request_hash, earlier)
-            _admit(stream_id, events, expected_version, head_version, actor)
+            so_far = _admit(stream_id, events, expected_version, head_version, head_hash, actor)
             rows, hashes, recorded_at = chain(
                 stream_id, events, head_version, head_hash, actor, idempotency_key
             )
             first_position = store.write(
                 stream_id, rows, recorded_at, idempotency_key, request_hash, hashes, head_version
             )
+            _tell_on_commit(so_far, rows, first_position)
     except (IntegrityError, psycopg.IntegrityError):
         # Another writer won the race for this stream version or this key.
         with transaction.atomic():
@@ -287,8 +303,9 @@ def _admit(
     events: Sequence[NewEvent],
     expected_version: int | None,
     head_version: int,
+    head_hash: str,
     actor: Actor,
-) -> None:
+) -> StreamSoFar | None:
     """The expected version, then the stream kind's policy (the rules).
 
     A writer that means to start a stream (expected version 0) that already
@@ -297,13 +314,31 @@ def _admit(
     """
     kind = REGISTRY.stream_kind_of(stream_id)
     policy = kind.policy if kind is not None else None
-    recorded = read_stream(stream_id) if policy is not None and head_version else []
+    so_far = StreamSoFar(stream_id, head_version, head_hash, _read_upto) if policy else None
     if expected_version is not None and expected_version != head_version:
         if expected_version == 0 and policy is not None:
-            policy(stream_id, recorded, events, actor)
+            policy(stream_id, so_far, events, actor)
         _refuse_version(stream_id, expected_version, head_version)
     if policy is not None:
-        policy(stream_id, recorded, events, actor)
+        policy(stream_id, so_far, events, actor)
+    return so_far
+
+
+def _read_upto(stream_id: str, version: int) -> list[RecordedEvent]:
+    return read_stream(stream_id, limit=version)
+
+
+def _tell_on_commit(so_far: StreamSoFar | None, rows: Sequence[Any], first_position: int) -> None:
+    """Register the policy's after-commit callbacks on the open transaction
+    (dropped with it if it rolls back)."""
+    if so_far is None or not so_far.committed_callbacks:
+        return
+    committed = tuple(
+        CommittedEvent(row.version, first_position + offset, row.hash, row.occurred_at)
+        for offset, row in enumerate(rows)
+    )
+    for callback in so_far.committed_callbacks:
+        transaction.on_commit(functools.partial(callback, committed))
 
 
 def _refuse_version(stream_id: str, expected_version: int, head_version: int) -> None:

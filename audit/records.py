@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +48,57 @@ class RecordedEvent:
             "prev_hash": self.prev_hash,
             "hash": self.hash,
         }
+
+
+class CommittedEvent(NamedTuple):
+    """Where one appended event landed, told to a policy after the commit."""
+
+    version: int
+    position: int
+    hash: str
+    occurred_at: datetime
+
+
+class StreamSoFar(Sequence[RecordedEvent]):
+    """What a stream policy is given of the stream before the batch.
+
+    Its head (``version``, ``head_hash``) is known without reading; its
+    events are read from the ledger only when the policy looks at them, so a
+    policy that keeps its own state (the rounds service) costs no read of the
+    whole stream per append. ``len()`` is the version (versions are
+    contiguous), also without reading. ``after_commit`` lets the policy hear
+    where its batch landed once it commits (never for a refused batch).
+    """
+
+    def __init__(
+        self,
+        stream_id: str,
+        version: int,
+        head_hash: str,
+        read: Callable[[str, int], list[RecordedEvent]],
+    ) -> None:
+        self.stream_id, self.version, self.head_hash = stream_id, version, head_hash
+        self._read = read
+        self._events: list[RecordedEvent] | None = None
+        self.committed_callbacks: list[Callable[[tuple[CommittedEvent, ...]], None]] = []
+
+    def _loaded(self) -> list[RecordedEvent]:
+        if self._events is None:
+            self._events = self._read(self.stream_id, self.version) if self.version else []
+        return self._events
+
+    def __len__(self) -> int:
+        return self.version
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._loaded()[index]
+
+    def __iter__(self) -> Iterator[RecordedEvent]:
+        return iter(self._loaded())
+
+    def after_commit(self, callback: Callable[[tuple[CommittedEvent, ...]], None]) -> None:
+        """Call ``callback(committed)``, one entry per event of the batch, after commit."""
+        self.committed_callbacks.append(callback)
 
 
 def roles_of(user: Any) -> frozenset[str]:

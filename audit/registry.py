@@ -24,9 +24,11 @@ if TYPE_CHECKING:
 
 Payload = dict[str, Any]
 Upcaster = Callable[[Payload], Payload]
-#: Called inside the append transaction with the stream id, its recorded
-#: events, the batch and who appends it; raises ``audit.errors.RuleViolation``
-#: (or ``Forbidden``) to refuse the batch.
+#: Called inside the append transaction with the stream id, the stream so far
+#: (an ``audit.records.StreamSoFar``: a sequence of its recorded events, read
+#: only if iterated, with its head version and hash), the batch and who
+#: appends it; raises ``audit.errors.RuleViolation`` (or ``Forbidden``) to
+#: refuse the batch.
 StreamPolicy = Callable[[str, Sequence["RecordedEvent"], Sequence["NewEvent"], "Actor"], None]
 
 STREAM_ID = re.compile(r"^(?P<kind>[a-z][a-z0-9-]{0,49}):(?P<key>[A-Za-z0-9._:@-]{1,149})$")

@@ -5,13 +5,16 @@
 * ``bench.bench_evaluator`` — the hand evaluator (run only if it is there);
 * ``bench.replay`` — replay-verify of simulated gaming days from PostgreSQL;
 * ``bench.close`` — the gaming-day close (replay, reconciliation, seal,
-  export) of simulated days, stage by stage.
+  export) of simulated days, stage by stage;
+* ``bench.round_append`` — a 95-event round appended one event at a time
+  through the ledger: the rounds service's work against one replay.
 
 ``python -m bench --only ledger --batches 500`` runs one of them; options
 after ``--only`` that the dispatcher does not know go to the ledger bench
 (see ``python -m bench.ledger --help``), the replay bench
-(``python -m bench.replay --help``) or the close bench
-(``python -m bench.close --help``). The evaluator runs with its defaults.
+(``python -m bench.replay --help``), the close bench
+(``python -m bench.close --help``) or the round-append bench
+(``python -m bench.round_append --help``). The evaluator runs with its defaults.
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ import importlib
 import sys
 import traceback
 
-BENCHMARKS = ("ledger", "evaluator", "replay", "close")
+BENCHMARKS = ("ledger", "evaluator", "replay", "close", "round_append")
+#: Benchmarks run as ``python -m bench.<name>`` in their own interpreter.
+MODULES = ("replay", "close", "round_append")
 
 
 def _run_evaluator() -> int:
@@ -63,8 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=BENCHMARKS, help="run one benchmark")
     options, rest = parser.parse_known_args(argv)
-    if rest and options.only not in ("ledger", "replay", "close"):
-        parser.error(f"options {rest} need --only ledger, --only replay or --only close")
+    if rest and options.only not in ("ledger", *MODULES):
+        parser.error(f"options {rest} need --only with one of ledger, {', '.join(MODULES)}")
     chosen = [options.only] if options.only else list(BENCHMARKS)
     status = 0
     for name in chosen:
@@ -72,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             if name == "ledger":
                 code = _run_ledger(rest)
-            elif name in ("replay", "close"):
+            elif name in MODULES:
                 code = _run_module(f"bench.{name}", rest)
             else:
                 code = _run_evaluator()

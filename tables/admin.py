@@ -8,10 +8,9 @@ from django.utils.safestring import mark_safe
 from simple_history.admin import SimpleHistoryAdmin
 
 from audit.admin import ReadOnlyAdmin
-from audit.ledger import read_stream
 from tables.cards_svg import card_svg
 from tables.models import ComplianceFinding, Deck, Finding, Round, Slip, Table, TableDay
-from tables.verification import verify_round
+from tables.rounds import SERVICE as ROUND_STATES
 
 
 def _money(cents: int) -> str:
@@ -71,25 +70,21 @@ class RoundAdmin(ReadOnlyAdmin):
     def wagered(self, obj: Round) -> str:
         return _money(obj.wagered_cents)
 
-    def _verified(self, obj: Round):
-        """The round replayed once per page: kept on the row the request loaded
-        (both views draw from it), never on the admin, which every request
-        shares and which would show a round that has moved on as it was."""
-        verified = getattr(obj, "_verified", None)
-        if verified is None:
-            verified = obj._verified = verify_round(obj.stream_id, read_stream(obj.stream_id))
-        return verified
+    def _round(self, obj: Round):
+        # The rounds service holds the round at its head (or replays it once);
+        # its entries are values, so a round that moved on is never shown stale.
+        return ROUND_STATES.current(obj.stream_id)
 
     @admin.display(description="the table")
     def table_view(self, obj: Round) -> str:
         """The cross laid out as on the table, then each seat's two cards."""
         from tables.rules.events import CardDealt, Recipient
 
-        verified = self._verified(obj)
-        if verified.result is None:
+        entry = self._round(obj)
+        if entry.state is None:
             return "not replayable"
         community, holes = {}, {}
-        for event in verified.result.events:
+        for event in entry.events:
             if isinstance(event, CardDealt):
                 if event.recipient is Recipient.COMMUNITY:
                     community[event.spot] = str(event.card)
@@ -133,12 +128,12 @@ class RoundAdmin(ReadOnlyAdmin):
 
     @admin.display(description="required settlement vs recorded")
     def settlement_view(self, obj: Round) -> str:
-        verified = self._verified(obj)
-        if verified.result is None:
-            return str(verified.violation)
-        recorded = _dealer_actions(verified.result.events)
+        entry = self._round(obj)
+        if entry.state is None:
+            return str(entry.violation)
+        recorded = _dealer_actions(entry.events)
         rows = []
-        for line in verified.result.settlement.lines:
+        for line in entry.settlement.lines:
             done = recorded.get((line.seat, str(line.wager)), {})
             actions = [
                 f"{kind} {_money(sum(amounts))}"

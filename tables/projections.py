@@ -1,32 +1,34 @@
-"""The rounds projection: every round replayed through the rules engine, its
-totals and findings stored with the ledger position they were computed at."""
+"""The rounds projection: every round's state from the rounds service (which
+advances the round it holds by the batch's events, or replays it from the
+ledger), its totals and findings stored with the ledger position they were
+computed at."""
 
 from __future__ import annotations
 
 from django.db import connection
 
-from audit.ledger import RecordedEvent, read_streams
+from audit.ledger import RecordedEvent
 from audit.projections import Projection, register, upsert
+from tables import rounds as round_states
 from tables.models import Finding, Round
 from tables.rules.events import ROUND_EVENT_TYPES
-from tables.verification import round_row, rounds_of, verify_round
+from tables.verification import round_row
 
 
 def _apply_rounds(batch: list[RecordedEvent]) -> None:
-    touched = sorted({e.stream_id for e in batch if e.stream_id.startswith("round:")})
-    if not touched:
+    # Each round as of its last event in the batch: later events come in later batches.
+    rounds = round_states.SERVICE.following(e for e in batch if e.stream_id.startswith("round:"))
+    if not rounds:
         return
-    upto = batch[-1].position
+    touched = sorted(rounds)
     rows, findings = [], []
-    for stream_id, events in rounds_of(read_streams(touched)):
-        # Only what the projection has reached: later events come in later batches.
-        events = [e for e in events if e.position <= upto]
-        verified = verify_round(stream_id, events)
-        if verified.result is None:
+    for stream_id in touched:
+        entry = rounds[stream_id]
+        if entry.state is None:  # not replayable (only for events stored before a rule change)
             continue
-        row = round_row(verified)
+        row = round_row(entry)
         rows.append(Round(**row))
-        opened = verified.result.events[0]
+        opened = entry.opened
         findings.extend(
             Finding(
                 round_id=stream_id,
@@ -41,7 +43,7 @@ def _apply_rounds(batch: list[RecordedEvent]) -> None:
                 detail=f.detail,
                 computed_at_position=row["computed_at_position"],
             )
-            for f in verified.result.findings
+            for f in entry.findings
         )
     Finding.objects.filter(round_id__in=touched).delete()
     upsert(Round, rows)

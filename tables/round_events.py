@@ -20,10 +20,9 @@ from typing import Any
 
 from audit import errors
 from audit.registry import EventType, StreamKind, register_event_type, register_stream_kind
-from tables.rules import replay as engine_replay
 from tables.rules.cards import Card
 from tables.rules.engine import RuleViolation
-from tables.rules.events import ROUND_EVENT_TYPES, Event, Options, RoundOpened
+from tables.rules.events import ROUND_EVENT_TYPES, Event, Options
 from tables.rules.events_v1 import UPCASTERS
 
 ROUND_STREAM_KIND = "round"
@@ -88,27 +87,26 @@ def to_engine(event_type: str, payload: dict[str, Any]) -> Event:
     return ROUND_EVENT_TYPES[event_type].from_payload(payload)
 
 
-def round_policy(stream_id: str, recorded: Sequence[Any], new: Sequence[Any], actor: Any) -> None:
+def round_policy(stream_id: str, recorded: Any, new: Sequence[Any], actor: Any) -> None:
     """Refuse, with the section it breaks, any event the regulation forbids
     given the round so far. Dealer actions (pays, collections) are facts and
-    always accepted; replay turns wrong ones into findings."""
-    events = [
-        to_engine(e.event_type, e.payload) for e in recorded if e.event_type in ROUND_EVENT_TYPES
-    ]
-    offset = len(events)
-    events.extend(to_engine(e.event_type, e.payload) for e in new)
-    if events and not isinstance(events[0], RoundOpened):
+    always accepted; replay turns wrong ones into findings.
+
+    The rounds service holds the round's state at the stream's head, so this
+    costs one engine step per new event, not a replay of the round."""
+    from tables.rounds import SERVICE, NotARound
+
+    try:
+        SERVICE.check(recorded, new)
+    except NotARound:
         raise errors.RuleViolation(
             "a round stream starts with round.opened", field="events[0].type"
-        )
-    try:
-        engine_replay.replay(events)
+        ) from None
     except RuleViolation as violation:
-        index = getattr(violation, "index", offset) - offset
+        index = getattr(violation, "index", 0)
         raise errors.RuleViolation(
             f"§ {violation.section}: {violation.reason}",
-            field=f"events[{max(index, 0)}].payload"
-            + (f".{violation.field}" if violation.field else ""),
+            field=f"events[{index}].payload" + (f".{violation.field}" if violation.field else ""),
             section=violation.section,
         ) from None
 

@@ -8,7 +8,7 @@ import dataclasses
 import gc
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from audit.ledger import RecordedEvent
 from audit.storage import EventFacts
@@ -25,6 +25,9 @@ from tables.rules.events import (
     WagerPlaced,
     WagerReturned,
 )
+
+if TYPE_CHECKING:
+    from tables.rounds import RoundState
 
 #: A stored event as verification reads it: in full (projections) or just the facts.
 StoredEvent = RecordedEvent | EventFacts
@@ -66,18 +69,17 @@ def rounds_of(events: Iterable[StoredEvent]) -> Iterator[tuple[str, list[StoredE
         yield current, bucket  # type: ignore[misc]
 
 
-def round_row(verified: VerifiedRound) -> dict[str, Any]:
-    """The Round read-model fields for one replayed round."""
-    result = verified.result
-    assert result is not None
-    opened = result.events[0]
+def round_row(entry: RoundState) -> dict[str, Any]:
+    """The Round read-model fields for one round as the rounds service holds it."""
+    events = entry.events
+    opened = entry.opened
     status = "in_progress"
-    if any(isinstance(e, RoundVoided) for e in result.events):
+    if any(isinstance(e, RoundVoided) for e in events):
         status = "voided"
-    elif isinstance(result.events[-1], RoundClosed):
+    elif isinstance(events[-1], RoundClosed):
         status = "closed"
     totals = {"wagered": 0, "paid": 0, "collected": 0, "returned": 0}
-    for event in result.events:
+    for event in events:
         if isinstance(event, WagerPlaced):
             totals["wagered"] += event.amount_cents
         elif isinstance(event, DealerPaid):
@@ -86,29 +88,29 @@ def round_row(verified: VerifiedRound) -> dict[str, Any]:
             totals["collected"] += event.amount_cents
         elif isinstance(event, WagerReturned):
             totals["returned"] += event.amount_cents
-    settlement = result.settlement
+    settlement = entry.settlement
     return {
-        "stream_id": verified.stream_id,
+        "stream_id": entry.stream_id,
         "round_id": opened.round_id,
         "table_id": opened.table_id,
         "game": opened.game,
         "ruleset_id": opened.ruleset_id,
         "gaming_day": opened.gaming_day,
         "status": status,
-        "opened_at": verified.recorded[0].occurred_at,
-        "last_event_at": verified.recorded[-1].occurred_at,
+        "opened_at": entry.opened_at,
+        "last_event_at": entry.last_event_at,
         "seats": len(opened.seats),
-        "event_count": len(verified.recorded),
+        "event_count": len(events),
         "wagered_cents": totals["wagered"],
         "required_paid_cents": settlement.total_paid_cents,
         "required_collected_cents": settlement.total_collected_cents,
         "recorded_paid_cents": totals["paid"],
         "recorded_collected_cents": totals["collected"],
         "recorded_returned_cents": totals["returned"],
-        "finding_count": len(result.findings),
-        "stub_counted": any(isinstance(e, StubCounted) for e in result.events),
+        "finding_count": len(entry.findings),
+        "stub_counted": any(isinstance(e, StubCounted) for e in events),
         "options_applied": dict(settlement.options_applied),
-        "computed_at_position": verified.recorded[-1].position,
+        "computed_at_position": entry.last_position,
     }
 
 
