@@ -74,7 +74,7 @@ class Layout:
 class Amount:
     """How a wager's amount relates to the seat's other wagers."""
 
-    def refusal(self, stakes: Mapping[str, int], amount: int) -> str | None:
+    def refusal(self, stakes: Mapping[str, int], amount: int, ruleset: Any = None) -> str | None:
         """Why ``amount`` may not be wagered beside ``stakes``, or ``None``."""
         return None
 
@@ -90,7 +90,7 @@ class EqualTo(Amount):
 
     wager: str
 
-    def refusal(self, stakes: Mapping[str, int], amount: int) -> str | None:
+    def refusal(self, stakes: Mapping[str, int], amount: int, ruleset: Any = None) -> str | None:
         base = stakes.get(self.wager)
         if base is None:
             return f"needs a {self.wager} first"
@@ -101,24 +101,29 @@ class EqualTo(Amount):
 
 @dataclass(frozen=True, slots=True)
 class MultipleOf(Amount):
-    """From ``low`` to ``high`` times another wager, in whole multiples if ``whole``."""
+    """From ``low`` to ``high`` times another wager, in whole multiples if ``whole``.
+
+    Each bound may name an attribute of the rule set instead (the versions of a
+    chapter differ in them).
+    """
 
     wager: str
-    low: int
-    high: int
-    whole: bool = False
+    low: int | str
+    high: int | str
+    whole: bool | str = False
 
-    def refusal(self, stakes: Mapping[str, int], amount: int) -> str | None:
+    def refusal(self, stakes: Mapping[str, int], amount: int, ruleset: Any = None) -> str | None:
         base = stakes.get(self.wager)
         if base is None:
             return f"needs a {self.wager} first"
-        low, high = self.low * base, self.high * base
-        if not low <= amount <= high:
+        low, high, whole = (getattr(ruleset, term) if isinstance(term, str) else term
+                            for term in (self.low, self.high, self.whole))  # fmt: skip
+        if not low * base <= amount <= high * base:
             return (
-                f"must be {self.low} to {self.high} times the {self.wager} "
-                f"({low}..{high} cents), got {amount}"
+                f"must be {low} to {high} times the {self.wager} "
+                f"({low * base}..{high * base} cents), got {amount}"
             )
-        if self.whole and amount % base:
+        if whole and amount % base:
             return f"must be a whole multiple of the {self.wager}"
         return None
 
@@ -160,13 +165,15 @@ class Wagering:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """Every spot of every participating seat (and the dealer's) is dealt, face down.
+    """Every spot of every participating seat, the dealer's and the community's is dealt.
 
-    Cards go one at a time clockwise from the dealer's left, the dealer last in
-    each turn, and each hand's spots in order.
+    Each hand's spots are filled in order. ``order`` names groups (``"community"``,
+    ``"seats"``, ``"dealer"``) that must be complete before the next one gets a card;
+    groups it does not name may interleave (one card at a time round the table).
     """
 
     name: str = "dealing"
+    order: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,12 +209,17 @@ Step = Wagering | Deal | Decide | Reveal | Showdown
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """An opening option of the Rules Submission the game accepts on ``round.opened``."""
+    """An opening option of the Rules Submission the game accepts on ``round.opened``.
+
+    A ``recorded`` option that decides money is listed in every settlement it
+    touched (when it has a value).
+    """
 
     name: str
     section: str
     choices: tuple[Any, ...]
     default: Any
+    recorded: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +286,7 @@ class Game:
     options: tuple[OptionSpec, ...] = ()
     wager_rules: Callable[[RoundState, Seat, WagerPlaced], Refusal | None] | None = None
     opening_check: Callable[[RoundState], None] | None = None
+    participates: Callable[[Seat], bool] = lambda seat: bool(seat.wagers)
     sections: Mapping[str, str] = field(default_factory=dict)
 
     def wager(self, name: str) -> WagerSpec | None:

@@ -7,8 +7,15 @@ the field at fault), moves from step to step, performs the automations a
 table leaves to it, applies the declared irregularity remedies, and computes
 the required settlement: seats counterclockwise from the dealer's right, each
 seat's wagers in the declared order, a void returning every stake, a payout
-limit where the game declares one. Every choice that decided money is listed
+limit where the game declares one. The options that decided money are listed
 in the settlement's ``options_applied``.
+
+Where a check's section differs between chapters, the game names it under a
+key of ``Game.sections``: ``seated``, ``wagers`` (a wager the game does not
+have), ``by_choice`` (a decision's wager placed early), ``already_placed``,
+``after_no_more_bets``, ``decisions``, ``card_in_play``, ``card_count``,
+``early_exposure``, ``no_spot``, ``card_mismatch``, ``showdown``, ``settle``,
+``collect``, ``close``, ``void``, ``irregularities`` and ``payout_limit``.
 
 States are values: :func:`apply` returns a new state and never changes one.
 """
@@ -54,11 +61,22 @@ from tables.rules.irregularities import count_stub, report_irregularity
 from tables.rules.money import RoundingPolicy
 from tables.rules.settlement import counterclockwise, returned_lines
 
-__all__ = ["Seat", "RoundState", "declare", "open_round", "verify", "apply", "required_settlement"]
+__all__ = [
+    "Seat",
+    "RoundState",
+    "declare",
+    "open_round",
+    "verify",
+    "can_apply",
+    "apply",
+    "required_settlement",
+    "complete",
+]
 
 VOIDED = "voided"
 CLOSED = "closed"
 _KINDS = frozenset(kind.value for kind in IrregularityKind)
+_GROUPS = {Recipient.PLAYER: "seats", Recipient.DEALER: "dealer", Recipient.COMMUNITY: "community"}
 
 
 class Seat(NamedTuple):
@@ -94,6 +112,8 @@ class RoundState(NamedTuple):
     seats: Mapping[int, Seat]
     dealer: tuple[Card | None, ...] = ()
     dealer_exposed: tuple[bool, ...] = ()
+    community: tuple[Card | None, ...] = ()
+    community_exposed: tuple[bool, ...] = ()
     used_cards: int = 0
     cards_dealt: int = 0
     face_up_found: tuple[Card, ...] = ()
@@ -117,7 +137,7 @@ class RoundState(NamedTuple):
 
     @property
     def current(self) -> Any:
-        """The step the round is in (``None`` once void or closed)."""
+        """The step the round is in (``None`` once closed)."""
         steps = self.game.steps
         return steps[self.step] if self.step < len(steps) else None
 
@@ -125,6 +145,11 @@ class RoundState(NamedTuple):
     def to_act(self) -> int | None:
         """The seat whose decision is awaited, if any."""
         return self.pending[0] if self.pending else None
+
+
+def complete(state: RoundState) -> bool:
+    """Whether every wager can be settled: the round reached its showdown (or closed)."""
+    return isinstance(state.current, Showdown) or state.phase == CLOSED
 
 
 # ------------------------------------------------------------------ opening
@@ -146,7 +171,7 @@ def open_round(
             ruleset.chapter, f"{ruleset.id} is not in force on {event.gaming_day}", "gaming_day"
         )
     layout = game.layout
-    if max(event.seats, default=1) > layout.max_seats:
+    if len(event.seats) > layout.max_seats or max(event.seats, default=1) > layout.max_seats:
         raise RuleViolation(
             ruleset.section(layout.seats_section),
             f"no more than {layout.max_seats} betting positions",
@@ -160,9 +185,10 @@ def open_round(
     for name in dict(event.options):
         if name not in declared:
             raise RuleViolation("round.opened", f"not an option of {game.name}", f"options.{name}")
+    defaults = getattr(ruleset, "defaults", {})
     options = {}
     for spec in game.options:
-        value = event.option(spec.name, ruleset.defaults.get(spec.name, spec.default))
+        value = event.option(spec.name, defaults.get(spec.name, spec.default))
         if value not in spec.choices:
             allowed = ", ".join(repr(choice) for choice in spec.choices)
             raise RuleViolation(
@@ -171,12 +197,10 @@ def open_round(
         options[spec.name] = value
     size = len(layout.seat_spots)
     seats = {
-        number: Seat(
-            seat=number, player=player, wagers={}, cards=(None,) * size, exposed=(False,) * size
-        )
+        number: Seat(number, player, {}, cards=(None,) * size, exposed=(False,) * size)
         for number, player in sorted(zip(event.seats, event.players, strict=True))
     }
-    dealer = len(layout.dealer_spots)
+    dealer, community = len(layout.dealer_spots), len(layout.community_spots)
     state = RoundState(
         game=game,
         ruleset=ruleset,
@@ -189,6 +213,8 @@ def open_round(
         seats=seats,
         dealer=(None,) * dealer,
         dealer_exposed=(False,) * dealer,
+        community=(None,) * community,
+        community_exposed=(False,) * community,
     )
     if game.opening_check is not None:
         game.opening_check(state)
@@ -202,25 +228,23 @@ def _refuse_wager(state: RoundState, event: WagerPlaced) -> Refusal | None:
     seat = state.seats.get(event.seat)
     if seat is None:
         return Refusal(state.cite("seated"), "only seated players may wager", "seat")
+    step = state.current
+    if isinstance(step, Decide):
+        return _refuse_choice(state, event, _choice_placing(step, event.wager), event.amount_cents)
+    if not isinstance(step, Wagering):
+        return Refusal(state.cite("after_no_more_bets"), 'no wager after "no more bets"', "wager")
     spec = state.game.wager(event.wager)
     if spec is None:
         return Refusal(state.cite("wagers"), f"{state.game.name} has no {event.wager}", "wager")
-    step = state.current
-    if isinstance(step, Decide):
-        return _refuse_choice(
-            state, event.seat, _choice_placing(step, spec.name), event.amount_cents
-        )
-    if not isinstance(step, Wagering):
-        return Refusal(state.cite("after_no_more_bets"), 'no wager after "no more bets"', "wager")
     if spec.by_choice:
         return Refusal(
-            state.section(spec.section), f"{spec.name} is placed at its decision", "wager"
+            state.cite("by_choice"), f"{spec.name} is made only at its decision", "wager"
         )
-    if spec.offered is not None and not spec.offered(state):
-        return Refusal(state.section(spec.section), f"{spec.label} is not offered", "wager")
     if spec.name in seat.wagers:
-        return Refusal(state.cite("after_no_more_bets"), f"{spec.name} already placed", "wager")
-    reason = spec.amount.refusal(seat.wagers, event.amount_cents)
+        return Refusal(state.cite("already_placed"), f"{spec.name} already placed", "wager")
+    if spec.offered is not None and not spec.offered(state):
+        return Refusal(state.section(spec.section), f"the {spec.label} is not offered", "wager")
+    reason = spec.amount.refusal(seat.wagers, event.amount_cents, state.ruleset)
     if reason is not None:
         return Refusal(state.section(spec.section), reason, "amount_cents")
     rules = state.game.wager_rules
@@ -235,16 +259,19 @@ def _choice_placing(step: Decide, wager: str) -> str:
 
 
 def _refuse_choice(
-    state: RoundState, seat_number: int, choice_name: str, amount: int | None
+    state: RoundState, event: Event, choice_name: str, amount: int | None
 ) -> Refusal | None:
+    """A decision, whichever event records it: ``round.decision``, a Play Wager, a fold."""
     step = state.current
+    what = {WagerPlaced: "wager", Decision: "choice"}.get(type(event), "seat")
     if not isinstance(step, Decide):
-        return Refusal(state.cite("decisions"), "no decision is asked for now", "choice")
+        return Refusal(state.cite("decisions"), "no decision is asked for now", what)
     choice = next((item for item in step.choices if item.name == choice_name), None)
     section = state.section(step.section)
     if choice is None:
         offered = ", ".join(item.name for item in step.choices)
-        return Refusal(section, f"the choices now are {offered}", "choice")
+        return Refusal(section, f"the choices now are {offered}", what)
+    seat_number = event.seat  # type: ignore[attr-defined]
     if state.to_act != seat_number:
         return Refusal(
             section,
@@ -252,18 +279,14 @@ def _refuse_choice(
             "seat",
         )
     if choice.places is None:
-        return (
-            None
-            if amount is None
-            else Refusal(section, "this choice wagers nothing", "amount_cents")
-        )
+        if amount is None:
+            return None
+        return Refusal(section, "this choice wagers nothing", "amount_cents")
     if amount is None:
-        return Refusal(
-            section, f"{choice.name} places the {choice.places}: give its amount", "amount_cents"
-        )
+        return Refusal(section, f"{choice.name} places the {choice.places}", "amount_cents")
     spec = state.game.wager(choice.places)
     assert spec is not None
-    reason = spec.amount.refusal(state.seats[seat_number].wagers, amount)
+    reason = spec.amount.refusal(state.seats[seat_number].wagers, amount, state.ruleset)
     return None if reason is None else Refusal(state.section(spec.section), reason, "amount_cents")
 
 
@@ -277,96 +300,101 @@ def _dealing(state: RoundState) -> Any:
     return state.game.dealing[state.opened.dealing_method]
 
 
-def _spot_index(state: RoundState, recipient: Recipient, spot: str) -> int | None:
+def _spots(state: RoundState, recipient: Recipient) -> tuple[str, ...]:
     layout = state.game.layout
-    spots = layout.seat_spots if recipient is Recipient.PLAYER else layout.dealer_spots
-    if recipient is Recipient.COMMUNITY:
-        spots = layout.community_spots
-    return spots.index(spot) if spot in spots else None
+    if recipient is Recipient.PLAYER:
+        return layout.seat_spots
+    return layout.dealer_spots if recipient is Recipient.DEALER else layout.community_spots
+
+
+def _cards(state: RoundState, recipient: Recipient, seat: int | None) -> tuple[Card | None, ...]:
+    if recipient is Recipient.PLAYER:
+        return state.seats[seat or 0].cards
+    return state.dealer if recipient is Recipient.DEALER else state.community
+
+
+def _group_done(state: RoundState, group: str) -> bool:
+    if group == "seats":
+        return all(None not in seat.cards for seat in state.seats.values() if seat.participating)
+    return None not in (state.dealer if group == "dealer" else state.community)
 
 
 def _refuse_deal(state: RoundState, event: CardDealt) -> Refusal | None:
     sections = _dealing(state)
+    deal = state.section(sections.deal)
     if isinstance(state.current, Wagering):
         return Refusal(state.section(sections.no_more_bets), 'deal only after "no more bets"', None)
-    if not isinstance(state.current, Deal):
-        return Refusal(state.section(sections.deal), "dealing is complete", None)
+    step = state.current
+    if not isinstance(step, Deal):
+        return Refusal(deal, "dealing is complete", None)
     if state.used_cards & card_bit(event.card):
         return Refusal(state.cite("card_in_play"), f"{event.card} is already in play", "card")
-    index = _spot_index(state, event.recipient, event.spot)
-    if index is None:
-        return Refusal(
-            state.section(sections.deal), f"the layout has no {event.spot} there", "spot"
-        )
-    if event.recipient is Recipient.DEALER:
-        cards = state.dealer
-    else:
+    spots = _spots(state, event.recipient)
+    if not spots:
+        return Refusal(deal, f"no {event.recipient.value.lower()} cards in this game", "recipient")
+    if event.spot not in spots:
+        return Refusal(deal, f"the layout has no {event.spot} there", "spot")
+    index = spots.index(event.spot)
+    if event.recipient is Recipient.PLAYER:
         seat = state.seats.get(event.seat or 0)
         if seat is None or not seat.participating:
-            return Refusal(
-                state.section(sections.deal), "cards go only to seats that wagered", "seat"
-            )
-        cards = seat.cards
+            return Refusal(deal, "cards go only to seats dealt in", "seat")
+    group = _GROUPS[event.recipient]
+    if group in step.order:
+        earlier = step.order[: step.order.index(group)]
+        if not all(_group_done(state, name) for name in earlier):
+            return Refusal(deal, f"the {', '.join(earlier)} cards are dealt first", "recipient")
+    cards = _cards(state, event.recipient, event.seat)
     if cards[index] is not None:
         return Refusal(state.cite("card_count"), f"{event.spot} already dealt; report it", "spot")
-    if index and cards[index - 1] is None:
-        return Refusal(state.section(sections.deal), "one card at a time, in order", "spot")
+    if index and cards[index - 1] is None and event.recipient is not Recipient.COMMUNITY:
+        return Refusal(deal, "one card at a time, in order", "spot")
     return None
 
 
 def _refuse_expose(state: RoundState, event: CardExposed) -> Refusal | None:
     step = state.current
-    index = _spot_index(state, event.recipient, event.spot)
-    if index is None:
-        return Refusal(state.cite("showdown"), f"the layout has no {event.spot} there", "spot")
+    spots = _spots(state, event.recipient)
+    if not spots:
+        return Refusal(
+            state.cite("no_spot"), f"no {event.recipient.value.lower()} cards", "recipient"
+        )
+    if event.spot not in spots:
+        return Refusal(state.cite("no_spot"), f"the layout has no {event.spot} there", "spot")
+    index = spots.index(event.spot)
     if event.recipient is Recipient.PLAYER:
+        showdown = state.cite("showdown")
         if not isinstance(step, Showdown):
-            return Refusal(
-                state.section(step.section if step else "11"),
-                "players' cards are turned at settlement",
-                "seat",
-            )
+            return Refusal(showdown, "players' cards are turned at settlement", "seat")
         seat = state.seats.get(event.seat or 0)
         if seat is None or not seat.active:
-            return Refusal(
-                state.section(step.section), "only remaining players' cards are turned", "seat"
-            )
-        later = [
-            other.seat
-            for other in state.seats.values()
-            if other.active and other.seat > seat.seat and not all(other.exposed)
-        ]
+            return Refusal(showdown, "only remaining players' cards are turned", "seat")
+        later = [other.seat for other in state.seats.values()
+                 if other.active and other.seat > seat.seat and not all(other.exposed)]  # fmt: skip
         if later:
-            return Refusal(
-                state.section(step.section),
-                f"counterclockwise from the dealer's right: seat {max(later)} first",
-                "seat",
-            )
+            return Refusal(showdown, f"seat {max(later)} first (counterclockwise)", "seat")
         if seat.exposed[index]:
-            return Refusal(state.section(step.section), "already face up", "spot")
+            return Refusal(showdown, "already face up", "spot")
         dealt = seat.cards[index]
     else:
-        if not isinstance(step, Reveal) or event.spot not in step.spots:
-            return Refusal(
-                state.cite("early_exposure"),
-                f"{event.spot} is not due to be turned now; report an irregularity",
-                "spot",
-            )
-        if state.dealer_exposed[index]:
+        due = isinstance(step, Reveal) and step.dealer == (event.recipient is Recipient.DEALER)
+        if not due or event.spot not in step.spots:
+            return Refusal(state.cite("early_exposure"), f"{event.spot} is not due now", "spot")
+        dealer = event.recipient is Recipient.DEALER
+        if (state.dealer_exposed if dealer else state.community_exposed)[index]:
             return Refusal(state.section(step.section), f"{event.spot} is already face up", "spot")
-        dealt = state.dealer[index]
+        dealt = _cards(state, event.recipient, None)[index]
     if event.card is not None and event.card != dealt:
         return Refusal(
-            state.cite("showdown"), f"the card there is {dealt}, not {event.card}", "card"
+            state.cite("card_mismatch"), f"that card is {dealt}, not {event.card}", "card"
         )
     return None
 
 
 def _refuse_stub(state: RoundState, event: StubCounted) -> Refusal | None:
-    first_decision = next(
-        (index for index, step in enumerate(state.game.steps) if isinstance(step, Decide)), None
-    )
-    if state.step != first_decision or state.decisions_made or state.stub_counted:
+    steps = state.game.steps
+    first = next((number for number, step in enumerate(steps) if isinstance(step, Decide)), None)
+    if state.step != first or state.decisions_made or state.stub_counted:
         return Refusal(
             state.section(_dealing(state).stub_when),
             "the stub is counted after the deal and before the first decision",
@@ -376,18 +404,18 @@ def _refuse_stub(state: RoundState, event: StubCounted) -> Refusal | None:
 
 
 def _refuse_irregularity(state: RoundState, event: IrregularityReported) -> Refusal | None:
-    if event.kind not in _KINDS:
-        return Refusal(
-            state.cite("irregularities"), f"no irregularity {event.kind!r} is known", "kind"
-        )
-    if event.kind == IrregularityKind.CARD_FACE_UP_IN_DECK:
+    kind = event.kind
+    if kind not in _KINDS:
+        return Refusal(state.cite("irregularities"), f"no irregularity {kind!r} is known", "kind")
+    if kind == IrregularityKind.DEALER_CARD_EXPOSED_EARLY and not state.game.layout.dealer_spots:
+        return Refusal(state.cite("irregularities"), "the dealer has no cards", "kind")
+    if kind == IrregularityKind.CARD_FACE_UP_IN_DECK:
         if event.card is None:
-            return Refusal(
-                state.section(state.game.remedies.face_up), "name the card found face up", "card"
-            )
+            face_up = state.section(state.game.remedies.face_up)
+            return Refusal(face_up, "name the card found face up", "card")
         if state.used_cards & card_bit(event.card):
             return Refusal(state.cite("card_in_play"), f"{event.card} is already in play", "card")
-    if event.kind == IrregularityKind.PLAYER_LEFT_TABLE and event.seat not in state.seats:
+    if kind == IrregularityKind.PLAYER_LEFT_TABLE and event.seat not in state.seats:
         return Refusal(state.cite("seated"), "name the seat the player left", "seat")
     return None
 
@@ -395,10 +423,10 @@ def _refuse_irregularity(state: RoundState, event: IrregularityReported) -> Refu
 def _refuse_dealer_action(state: RoundState, event: Any) -> Refusal | None:
     if event.seat not in state.seats:
         return Refusal(state.cite("settle"), f"seat {event.seat} is not in this round", "seat")
-    if isinstance(event, DealerPaid) and state.phase not in (_settlement_name(state), VOIDED):
+    if isinstance(event, DealerPaid) and not (complete(state) or state.phase == VOIDED):
         return Refusal(state.cite("settle"), "wagers are paid at settlement", None)
     if isinstance(event, DealerCollected) and isinstance(state.current, Wagering | Deal):
-        return Refusal(state.cite("settle"), "nothing is lost before the first decision", None)
+        return Refusal(state.cite("collect"), "nothing is lost before the first decision", None)
     return None
 
 
@@ -408,27 +436,13 @@ def _refuse_close(state: RoundState, event: RoundClosed) -> Refusal | None:
     if not isinstance(state.current, Showdown):
         return Refusal(state.cite("close"), "the round is not yet settled", None)
     if Automation.EXPOSE_PLAYER_CARDS not in state.automations:
-        hidden = next(
-            (seat.seat for seat in state.seats.values() if seat.active and not all(seat.exposed)),
-            None,
-        )
-        if hidden is not None:
-            return Refusal(state.cite("showdown"), f"seat {hidden}'s cards were not turned", None)
+        for seat in state.seats.values():
+            if seat.active and not all(seat.exposed):
+                return Refusal(state.cite("showdown"), f"seat {seat.seat}'s cards are hidden", None)
     return None
 
 
-def _settlement_name(state: RoundState) -> str:
-    return str(state.game.steps[-1].name)
-
-
-_AFTER_VOID = (
-    DealerPaid,
-    DealerCollected,
-    WagerReturned,
-    RoundClosed,
-    RoundVoided,
-    IrregularityReported,
-)
+_AFTER_VOID = (DealerPaid, DealerCollected, WagerReturned, RoundClosed, RoundVoided)
 
 
 def verify(state: RoundState, event: Event) -> Refusal | None:
@@ -438,9 +452,9 @@ def verify(state: RoundState, event: Event) -> Refusal | None:
     check = _CHECKS.get(type(event))
     if check is None:
         return Refusal("round", f"{event.TYPE} does not belong in a {state.game.name} round", None)
-    if state.phase == VOIDED and not isinstance(event, _AFTER_VOID):
+    if state.phase == VOIDED and not isinstance(event, (*_AFTER_VOID, IrregularityReported)):
         return Refusal(state.void_section or state.cite("void"), "the round is void", None)
-    return check(state, event)
+    return check(state, event)  # type: ignore[no-any-return]
 
 
 def can_apply(state: RoundState, event: Event) -> bool:
@@ -458,64 +472,65 @@ def _with_seat(state: RoundState, seat: Seat, **changes: Any) -> RoundState:
 
 
 def _place(state: RoundState, event: WagerPlaced) -> RoundState:
-    if isinstance(state.current, Decide):
-        step = state.current
+    step = state.current
+    if isinstance(step, Decide):
         return _decide(state, event.seat, _choice_placing(step, event.wager), event.amount_cents)
     seat = state.seats[event.seat]
     return _with_seat(state, evolve(seat, wagers={**seat.wagers, event.wager: event.amount_cents}))
 
 
-def _decide(
-    state: RoundState, seat_number: int, choice_name: str, amount: int | None
-) -> RoundState:
+def _decide(state: RoundState, number: int, choice_name: str, amount: int | None) -> RoundState:
     step = state.current
     choice = next(item for item in step.choices if item.name == choice_name)
-    seat = state.seats[seat_number]
+    seat = state.seats[number]
     seat = evolve(seat, choices={**seat.choices, step.name: choice.name})
     if choice.places is not None and amount is not None:
         seat = evolve(seat, wagers={**seat.wagers, choice.places: amount})
     if choice.folds:
         seat = evolve(seat, folded_at=step.name)
-    state = _with_seat(
-        state, seat, pending=state.pending[1:], decisions_made=state.decisions_made + 1
-    )
+    pending = state.pending[1:]
+    state = _with_seat(state, seat, pending=pending, decisions_made=state.decisions_made + 1)
     return _advance(state)
 
 
 def _no_more_bets(state: RoundState, event: NoMoreBets) -> RoundState:
+    participates = state.game.participates
     seats = {
-        number: evolve(seat, participating=bool(seat.wagers))
+        number: evolve(seat, participating=participates(seat))
         for number, seat in state.seats.items()
     }
     return _next_step(evolve(state, seats=seats))
 
 
+def _replace(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return items[:index] + (value,) + items[index + 1 :]
+
+
 def _deal(state: RoundState, event: CardDealt) -> RoundState:
-    index = _spot_index(state, event.recipient, event.spot)
-    assert index is not None
-    changes = {
-        "used_cards": state.used_cards | card_bit(event.card),
-        "cards_dealt": state.cards_dealt + 1,
-    }
+    index = _spots(state, event.recipient).index(event.spot)
+    dealt = {"used_cards": state.used_cards | card_bit(event.card),
+             "cards_dealt": state.cards_dealt + 1}  # fmt: skip
     if event.recipient is Recipient.DEALER:
-        dealer = state.dealer[:index] + (event.card,) + state.dealer[index + 1 :]
-        state = evolve(state, dealer=dealer, **changes)
+        state = evolve(state, dealer=_replace(state.dealer, index, event.card), **dealt)
+    elif event.recipient is Recipient.COMMUNITY:
+        state = evolve(state, community=_replace(state.community, index, event.card), **dealt)
     else:
         seat = state.seats[event.seat or 0]
-        cards = seat.cards[:index] + (event.card,) + seat.cards[index + 1 :]
-        state = _with_seat(state, evolve(seat, cards=cards), **changes)
+        seat = evolve(seat, cards=_replace(seat.cards, index, event.card))
+        state = _with_seat(state, seat, **dealt)
     return _advance(state)
 
 
 def _expose(state: RoundState, event: CardExposed) -> RoundState:
-    index = _spot_index(state, event.recipient, event.spot)
-    assert index is not None
+    index = _spots(state, event.recipient).index(event.spot)
     if event.recipient is Recipient.PLAYER:
         seat = state.seats[event.seat or 0]
-        exposed = seat.exposed[:index] + (True,) + seat.exposed[index + 1 :]
-        return _with_seat(state, evolve(seat, exposed=exposed))
-    exposed = state.dealer_exposed[:index] + (True,) + state.dealer_exposed[index + 1 :]
-    return _advance(evolve(state, dealer_exposed=exposed))
+        return _with_seat(state, evolve(seat, exposed=_replace(seat.exposed, index, True)))
+    if event.recipient is Recipient.DEALER:
+        state = evolve(state, dealer_exposed=_replace(state.dealer_exposed, index, True))
+    else:
+        state = evolve(state, community_exposed=_replace(state.community_exposed, index, True))
+    return _advance(state)
 
 
 def _void(state: RoundState, section: str, reason: str) -> RoundState:
@@ -524,7 +539,7 @@ def _void(state: RoundState, section: str, reason: str) -> RoundState:
 
 def _irregularity(state: RoundState, event: IrregularityReported) -> RoundState:
     state = report_irregularity(state, event, remedies=state.game.remedies, void=_void)
-    if event.kind == IrregularityKind.PLAYER_LEFT_TABLE and state.phase != VOIDED:
+    if event.kind == IrregularityKind.PLAYER_LEFT_TABLE:
         seat = evolve(state.seats[event.seat or 0], abandoned=True)
         state = _with_seat(state, seat, pending=tuple(s for s in state.pending if s != seat.seat))
         return _advance(state)
@@ -533,22 +548,25 @@ def _irregularity(state: RoundState, event: IrregularityReported) -> RoundState:
 
 def _stub(state: RoundState, event: StubCounted) -> RoundState:
     section = state.section(_dealing(state).stub_wrong)
-    return count_stub(state, event, section=section, remedy=state.game.stub_remedy, void=_void)  # type: ignore[no-any-return]
+    remedy = state.game.stub_remedy
+    return count_stub(state, event, section=section, remedy=remedy, void=_void)  # type: ignore[no-any-return]
+
+
+def _revealed(state: RoundState, step: Reveal) -> bool:
+    layout = state.game.layout
+    spots = layout.dealer_spots if step.dealer else layout.community_spots
+    flags = state.dealer_exposed if step.dealer else state.community_exposed
+    return all(flags[spots.index(spot)] for spot in step.spots)
 
 
 def _step_done(state: RoundState) -> bool:
     step = state.current
     if isinstance(step, Deal):
-        seats_done = all(
-            None not in seat.cards for seat in state.seats.values() if seat.participating
-        )
-        return seats_done and None not in state.dealer
+        return all(_group_done(state, group) for group in ("seats", "dealer", "community"))
     if isinstance(step, Decide):
         return not state.pending
     if isinstance(step, Reveal):
-        return all(
-            state.dealer_exposed[state.game.layout.dealer_spots.index(spot)] for spot in step.spots
-        )
+        return _revealed(state, step)
     return False
 
 
@@ -563,20 +581,26 @@ def _next_step(state: RoundState) -> RoundState:
     step = state.game.steps[number]
     state = evolve(state, step=number, phase=step.name, pending=())
     if isinstance(step, Decide):
-        pending = tuple(
-            n for n, seat in sorted(state.seats.items()) if seat.active and step.eligible(seat)
-        )
+        seats = sorted(state.seats.items())
+        pending = tuple(n for n, seat in seats if seat.active and step.eligible(seat))
         state = evolve(state, pending=pending)
-    elif isinstance(step, Reveal) and Automation.REVEAL_DEALER_CARDS in state.automations:
-        spots = state.game.layout.dealer_spots
-        state = evolve(
-            state,
-            dealer_exposed=tuple(
+    elif isinstance(step, Reveal):
+        automation = Automation.REVEAL_DEALER_CARDS if step.dealer else (
+            Automation.REVEAL_COMMUNITY_CARDS)  # fmt: skip
+        if automation in state.automations:
+            layout = state.game.layout
+            spots = layout.dealer_spots if step.dealer else layout.community_spots
+            field = "dealer_exposed" if step.dealer else "community_exposed"
+            flags = tuple(
                 done or spot in step.spots
-                for spot, done in zip(spots, state.dealer_exposed, strict=True)
-            ),
-        )
+                for spot, done in zip(spots, getattr(state, field), strict=True)
+            )
+            state = evolve(state, **{field: flags})
     return _advance(state)
+
+
+def _closed(state: RoundState, event: RoundClosed) -> RoundState:
+    return evolve(state, phase=CLOSED, step=len(state.game.steps))
 
 
 _CHECKS: dict[type[Event], Any] = {
@@ -585,10 +609,8 @@ _CHECKS: dict[type[Event], Any] = {
     CardDealt: _refuse_deal,
     CardExposed: _refuse_expose,
     StubCounted: _refuse_stub,
-    Decision: lambda state, event: _refuse_choice(
-        state, event.seat, event.choice, event.amount_cents
-    ),
-    PlayerFolded: lambda state, event: _refuse_choice(state, event.seat, "fold", None),
+    Decision: lambda state, event: _refuse_choice(state, event, event.choice, event.amount_cents),
+    PlayerFolded: lambda state, event: _refuse_choice(state, event, "fold", None),
     IrregularityReported: _refuse_irregularity,
     RoundVoided: lambda state, event: None,
     DealerPaid: _refuse_dealer_action,
@@ -609,7 +631,7 @@ _STEPS: dict[type[Event], Any] = {
     DealerPaid: record_dealer_action,
     DealerCollected: record_dealer_action,
     WagerReturned: record_dealer_action,
-    RoundClosed: lambda state, event: evolve(state, phase=CLOSED, step=len(state.game.steps)),
+    RoundClosed: _closed,
 }
 
 
@@ -627,25 +649,30 @@ def apply(state: RoundState, event: Event) -> RoundState:
 # -------------------------------------------------------------- settlement
 
 
+def _options_applied(state: RoundState) -> tuple[tuple[str, str], ...]:
+    applied = [("rounding", state.rounding.name)]
+    for spec in state.game.options:
+        value = state.options[spec.name]
+        if spec.recorded and value is not None:
+            applied.append((spec.name, str(value)))
+    if state.opened.payout_limit_cents is not None:
+        applied.append(("payout_limit_cents", str(state.opened.payout_limit_cents)))
+    return tuple(applied)
+
+
 def required_settlement(state: RoundState) -> Settlement:
     """What the game's chapter requires for every wager of the round so far.
 
-    Before the showdown only the hands already decided (folds) are settled and
-    ``complete`` is false.
+    Before the showdown only what is already decided (folds, abandoned seats,
+    seats not dealt in) is settled and ``complete`` is false.
     """
-    game = state.game
-    options = (
-        ("rounding", state.rounding.name),
-        *((name, str(value)) for name, value in state.options.items()),
-    )
-    if state.opened.payout_limit_cents is not None:
-        options = (*options, ("payout_limit_cents", str(state.opened.payout_limit_cents)))
-    header = {
+    game, ruleset = state.game, state.ruleset
+    header: dict[str, Any] = {
         "round_id": state.opened.round_id,
-        "ruleset_id": state.ruleset.id,
+        "ruleset_id": ruleset.id,
         "rounding": state.rounding.name,
-        "options_applied": options,
-        "notes": state.ruleset.notes,
+        "options_applied": _options_applied(state),
+        "notes": getattr(ruleset, "settlement_notes", ruleset.notes),
     }
     seats = counterclockwise(state.seats)
     order = tuple(spec.name for spec in game.wagers)
@@ -653,26 +680,22 @@ def required_settlement(state: RoundState) -> Settlement:
         notes = (state.void_reason,) if state.void_reason else ()
         lines = returned_lines(seats, order, state.void_section, notes)
         return Settlement(lines=lines, voided=True, void_section=state.void_section, **header)
-    complete = state.phase in (_settlement_name(state), CLOSED)
+    done = complete(state)
+    dealt = not isinstance(state.current, Wagering)
     settled: list[SettlementLine] = []
     for seat in seats:
-        if not seat.wagers or not (complete or seat.folded_at or seat.abandoned):
-            continue
-        if not seat.participating:
+        decided = seat.folded_at or seat.abandoned or (dealt and not seat.participating)
+        if not seat.wagers or not (done or decided):
             continue
         lines = {line.wager: line for line in game.settle(state, seat)}
         settled.extend(lines[name] for name in order if name in lines)
-    if state.opened.payout_limit_cents is not None:
-        settled = list(
-            apply_payout_limit(
-                tuple(settled),
-                limit_cents=state.opened.payout_limit_cents,
-                wagers=game.handle_wagers,
-                section=state.cite("payout_limit"),
-                group=lambda line: line.player,
-            )
-        )
-    return Settlement(lines=tuple(settled), complete=complete, **header)
+    limit = state.opened.payout_limit_cents
+    if limit is not None:
+        wagers = getattr(ruleset, "payout_limit_wagers", game.handle_wagers)
+        settled = list(apply_payout_limit(tuple(settled), limit_cents=limit, wagers=wagers,
+                                          section=state.cite("payout_limit"),
+                                          group=lambda line: line.player))  # fmt: skip
+    return Settlement(lines=tuple(settled), complete=done, **header)
 
 
 # ------------------------------------------------------------ registration

@@ -253,6 +253,19 @@ class CrissCrossRuleSet:
     unverified_sections: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
 
+    @property
+    def defaults(self) -> Mapping[str, Any]:
+        """The opening options a round takes when it does not set them."""
+        return {
+            "pair_of_tens_middle_bets": self.pair_of_tens_middle_bets,
+            "positions_per_player": self.positions_per_player,
+        }
+
+    @property
+    def settlement_notes(self) -> tuple[str, ...]:
+        """What every settlement under this version carries: its unverified sections."""
+        return self.notes if self.unverified_sections else ()
+
     def section(self, number: str) -> str:
         """Cite ``number`` in this chapter.
 

@@ -349,7 +349,7 @@ def test_674a_11_g_players_cards_are_turned_counterclockwise_from_the_dealers_ri
 def test_674a_11_g_the_engine_may_turn_players_cards_when_automated():
     events = cc_round(community="Kc 9c 7s 4d 3d", holes={1: "Ah 2d"}, expose_players=False)
     result = replay([*events, RoundClosed()], automations=[Automation.EXPOSE_PLAYER_CARDS])
-    assert result.final_state.phase is game.Phase.CLOSED
+    assert result.final_state.phase == game.Phase.CLOSED
 
 
 def test_automated_reveals_need_no_exposure_events():
@@ -359,7 +359,7 @@ def test_automated_reveals_need_no_exposure_events():
         if not (isinstance(event, CardExposed) and event.recipient is Recipient.COMMUNITY)
     ]
     result = replay(events, automations=[Automation.REVEAL_COMMUNITY_CARDS])
-    assert result.final_state.phase is game.Phase.SETTLEMENT
+    assert result.final_state.phase == game.Phase.SETTLEMENT
     assert result.settlement.line(1, Wager.ANTE_ACROSS).outcome is Outcome.WIN
 
 
@@ -439,7 +439,7 @@ def test_674a_13_a_one_card_found_face_up_is_discarded():
         *_through_deal()[6:],
     ]
     state = replay(events).final_state
-    assert state.phase is game.Phase.ACROSS_DECISION
+    assert state.phase == game.Phase.ACROSS_DECISION
     again = CardDealt(card=Card.parse("5h"), recipient=Recipient.PLAYER, seat=1, spot="1")
     assert not game.can_apply(state, again)
 
@@ -482,7 +482,7 @@ def test_674a_13_d_a_community_card_exposed_early_voids_the_round():
 def test_674a_13_e_a_shuffler_jam_requires_a_reshuffle_but_no_void():
     events = [*_wagering(), IrregularityReported(kind=IrregularityKind.SHUFFLER_MALFUNCTION)]
     state = replay(events).final_state
-    assert state.reshuffle_required and state.phase is game.Phase.WAGERING
+    assert state.reshuffle_required and state.phase == game.Phase.WAGERING
 
 
 def test_674a_13_f_a_shoe_jam_voids_the_round():
@@ -504,7 +504,7 @@ def test_674a_8_h_wrong_stub_count_with_misdeal_voids_but_keeps_the_deck():
 
 def test_674a_8_g_correct_stub_count_continues_the_round():
     result = replay([*_through_deal(), StubCounted(stub_count=52 - 9)])
-    assert result.final_state.phase is game.Phase.ACROSS_DECISION
+    assert result.final_state.phase == game.Phase.ACROSS_DECISION
 
 
 def test_674a_7_b_wagers_of_a_player_who_left_are_treated_as_losing():

@@ -278,7 +278,7 @@ def test_simulated_rounds_replay_without_findings():
         ):
             result = replay(sim.events)
             assert result.findings == (), seed
-            assert result.final_state.phase.value == "closed"
+            assert result.final_state.phase == "closed"
 
 
 def _first_applicable(make, error):

@@ -9,8 +9,9 @@ a canonical text form and hashed. The digest was computed before the engine's
 hot paths were optimised; an optimisation that changes any result changes it.
 
 The digest covers the engine's own representation (every state field, every
-event field), so it moved once, when the vocabulary went to version 2 (wagers
-and spots became names a game declares; options moved into ``options``).
+event field), so it moved twice: when the vocabulary went to version 2 (wagers
+and spots became names a game declares; options moved into ``options``), and
+when Criss-Cross became a declaration run by ``tables.rules.machine``.
 :mod:`tests.rules.test_observable_digest`, pinned before that change, proves
 that nothing replay *tells* moved with it: the version-1 records read through
 the upcasters settle, refuse and find exactly as before.
@@ -32,6 +33,7 @@ from tables.rules.cards import Card
 from tables.rules.engine import Automation, RuleViolation
 from tables.rules.events import ROUND_EVENT_TYPES, Event
 from tables.rules.replay import replay
+from tables.rules.declaration import Game
 from tables.rules.rulesets import CrissCrossRuleSet, DoubleCrossRuleSet, get_ruleset
 from tables.rules.simulate import (
     DealerError,
@@ -40,7 +42,7 @@ from tables.rules.simulate import (
     simulate_double_cross,
 )
 
-GOLDEN_DIGEST = "34f7074ed86ded6de338fa71d08ecb3374ccd8dd41981c9ef50d1566129dd3f1"
+GOLDEN_DIGEST = "ffaf3a24bfe0d51e06c2ef87f077ed008e81bb03001342f4ee18886489a009cb"
 
 RULESETS = ("PA-592-2014", "PA-674a-2016", "PA-674a-2019", "MA-DCP-UNDATED")
 ROUNDS_PER_RULESET = 30
@@ -57,6 +59,8 @@ def canonical(value: Any) -> str:
         return f"Card({value})"
     if isinstance(value, RULESET_TYPES):
         return f"RuleSet({value.id})"  # the rule sets are constants: their id says it all
+    if isinstance(value, Game):
+        return f"Game({value.id})"  # so is the declaration
     if isinstance(value, tuple) and hasattr(value, "_fields"):
         items = ", ".join(f"{name}={canonical(getattr(value, name))}" for name in value._fields)
         return f"{type(value).__name__}({items})"

@@ -55,7 +55,7 @@ SETTLEMENT_ORDER = (
 
 
 def _hand(state: Any, seat: Any, line: tuple[Position, ...]) -> FiveCardHand:
-    cards = [*seat.hole, *(state.community[INDEX[position]] for position in line)]
+    cards = [*seat.cards, *(state.community[INDEX[position]] for position in line)]
     return evaluate_five(cards)  # type: ignore[arg-type]
 
 
@@ -84,7 +84,7 @@ def _table_line(
     win_section: str,
     table: tuple[PayLine, ...],
 ) -> SettlementLine:
-    choice = state.pair_of_tens or PairOfTensMiddleBets.PUSH
+    choice = state.options["pair_of_tens_middle_bets"] or PairOfTensMiddleBets.PUSH
     category = hand.category
     return pay_table_line(
         seat,
@@ -221,8 +221,8 @@ def seat_lines(
         return lines
     if seat.folded_at is None:
         community = state.community
-        across_cards = [*seat.hole, *[community[index] for index in _ACROSS_INDEXES]]
-        down_cards = [*seat.hole, *[community[index] for index in _DOWN_INDEXES]]
+        across_cards = [*seat.cards, *[community[index] for index in _ACROSS_INDEXES]]
+        down_cards = [*seat.cards, *[community[index] for index in _DOWN_INDEXES]]
         across = evaluate_five(across_cards)  # type: ignore[arg-type]
         down = evaluate_five(down_cards)  # type: ignore[arg-type]
         across_text = _describe(across_cards, across)

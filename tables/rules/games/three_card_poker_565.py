@@ -234,6 +234,14 @@ PA_565_2010 = GameRuleSet(
            "in force until replaced.",),
 )  # fmt: skip
 
+_SECTIONS = {  # what the engine cites for its generic checks
+    "seated": "7(c)", "wagers": "7(a)", "by_choice": "7(d)", "already_placed": "7(d)",
+    "after_no_more_bets": "7(d)", "no_spot": "11(c)", "card_mismatch": "11(d)",
+    "collect": "11(c)", "decisions": "11(b)", "card_in_play": "3(a)", "card_count": "13(c)",
+    "early_exposure": "13(d)", "showdown": "11(d)", "settle": "11(d)", "close": "11(e)",
+    "void": "13", "irregularities": "13"
+}  # fmt: skip
+
 GAME = declare(
     Game(
         id="three_card_poker",
@@ -282,19 +290,6 @@ GAME = declare(
                 IrregularityKind.SHOE_MALFUNCTION: ("13(f)", "the automated dealing shoe failed"),
             },
         ),  # fmt: skip
-        sections={
-            "seated": "7(c)",
-            "wagers": "7(a)",
-            "after_no_more_bets": "7(d)",
-            "decisions": "11(b)",
-            "card_in_play": "3(a)",
-            "card_count": "13(c)",
-            "early_exposure": "13(d)",
-            "showdown": "11(d)",
-            "settle": "11(d)",
-            "close": "11(e)",
-            "void": "13",
-            "irregularities": "13",
-        },  # fmt: skip
+        sections=_SECTIONS,
     )
 )
