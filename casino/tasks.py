@@ -74,7 +74,8 @@ def close_due_day(self, day: str | None = None, not_before: str | None = None) -
     try:
         return close_gaming_day(gaming_day, requested_by="celery-beat", now=now).summary()
     except CloseRefused as refused:
-        wait = settings.CLOSE_BUSY_RETRY_SECONDS if isinstance(refused, CloseBusy) else RETRY_SECONDS
+        busy = isinstance(refused, CloseBusy)
+        wait = settings.CLOSE_BUSY_RETRY_SECONDS if busy else RETRY_SECONDS
         logger.warning("close of %s waits %s s: %s", gaming_day, wait, refused)
         if self.request.is_eager:
             return str(refused)
