@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import json
+import logging
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -59,6 +61,8 @@ from audit.storage import store as database_store
 from audit.validation import may_append, validate
 from audit.validation import request_hash as hash_of_request
 
+logger = logging.getLogger(__name__)
+
 __all__ = [
     "Actor",
     "AppendResult",
@@ -68,6 +72,7 @@ __all__ = [
     "StreamSoFar",
     "append",
     "append_many",
+    "derived_idempotency_key",
     "head_position",
     "iter_all",
     "may_append",
@@ -77,6 +82,7 @@ __all__ = [
     "read_stream",
     "read_streams",
     "record_rejection",
+    "schedule_projections",
     "stream_version",
     "versions_at",
 ]
@@ -115,6 +121,22 @@ def append(
     return result
 
 
+def derived_idempotency_key(
+    stream_id: str, expected_version: int, events: Sequence[NewEvent], actor: Actor
+) -> str:
+    """The idempotency key of a request sent without one.
+
+    Safe because ``expected_version`` is part of it: the same events sent
+    again at the same version either retry an append that was stored (and get
+    its answer back) or would have been refused as stale anyway. A device that
+    means to append the same events again reads the new version first, which
+    makes a new key.
+    """
+    who = json.dumps([actor.username, actor.device])
+    body = hash_of_request(stream_id, expected_version, events)
+    return "derived:" + hashlib.sha256(f"{who}\n{body}".encode()).hexdigest()
+
+
 class _Deferral(threading.local):
     active = False
 
@@ -137,9 +159,28 @@ def _schedule_projections() -> None:
     from django.conf import settings
 
     if settings.LEDGER_PROJECT_ON_APPEND:
-        from audit.tasks import run_projections
+        schedule_projections()
 
+
+def schedule_projections() -> bool:
+    """Bring the read models up to date (a queued task; inline when eager).
+
+    Runs after the events are committed, so nothing here may change what the
+    writer is told: the ledger has the events. A failure (the database or the
+    broker gone, a projection's bug) is logged and swallowed; each projection
+    catches up from its checkpoint on the next run. Returns whether it ran.
+    """
+    from audit.tasks import run_projections
+
+    try:
         run_projections.delay()
+    except Exception:
+        logger.exception(
+            "projections not brought up to date after a committed append; "
+            "they catch up from their checkpoints on the next run"
+        )
+        return False
+    return True
 
 
 def append_many(batches: Sequence[StreamBatch], *, actor: Actor) -> list[AppendResult]:

@@ -24,16 +24,21 @@ when it finishes, so the stream *is* the job's state:
 Running it again after ``close.completed`` changes nothing and reports
 "already closed". A run killed between stages resumes at the first missing
 one; one killed inside a stage redoes that stage from the same cutoff, so
-the results are identical. Two runs racing collide on the stream's version:
-the loser raises and can simply be run again. Appends are by the system
-actor ``close`` and name the person who asked (``requested_by``).
+the results are identical. Only one run of a day works at a time: a run holds
+a PostgreSQL advisory lock on the day for its whole length, on a connection of
+its own (the lock dies with the process that held it, killed or not); a
+second run while the first is alive raises ``CloseBusy`` at once, and the
+Celery task looks again a little later (a job delivered twice, or delivered
+again because its broker thought it lost). Appends are by the system actor
+``close`` and name the person who asked (``requested_by``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -146,6 +151,38 @@ class CloseRefused(Exception):
     """The day cannot be closed (yet): the message says why and lists tables."""
 
 
+class CloseBusy(CloseRefused):
+    """Another live run is closing the day; look again in a little while."""
+
+
+#: The advisory lock's first key (``close`` in ASCII); the second is the day.
+_LOCK_CLASS = 0x636C6F73
+
+
+@contextlib.contextmanager
+def _exclusive(day: datetime.date) -> Iterator[None]:
+    """Hold the day's close lock, or raise ``CloseBusy``.
+
+    A session-level advisory lock on a connection of its own: the close's
+    own connection is closed around each fork of its replay pool, which would
+    drop a lock held on it. The server releases the lock as soon as the
+    holder's connection ends, so a killed run leaves nothing to clean up.
+    """
+    if connections["default"].vendor != "postgresql":
+        yield  # the embedded SQLite default runs one close at a time anyway
+        return
+    holder = connections.create_connection("default")
+    try:
+        with holder.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [_LOCK_CLASS, day.toordinal()])
+            acquired = cursor.fetchone()[0]
+        if not acquired:
+            raise CloseBusy(f"gaming day {day} is being closed by another run right now")
+        yield
+    finally:
+        holder.close()  # ends the session, and with it the lock
+
+
 @dataclass
 class CloseReport:
     gaming_day: datetime.date
@@ -189,11 +226,34 @@ def close_gaming_day(
     progress = progress or _no_progress
     report = CloseReport(day)
     stream_id = close_stream_id(day)
+    if not _completed(stream_id, report):
+        with _exclusive(day):
+            # Read again under the lock: a run that just finished is seen here.
+            if not _completed(stream_id, report):
+                _close(day, report, requested_by, force, now, progress, workers)
+    return report
+
+
+def _completed(stream_id: str, report: CloseReport) -> bool:
     recorded = {e.event_type: e for e in read_stream(stream_id)}
-    if COMPLETED in recorded:
-        report.already_closed = True
-        _fill_report(report, recorded)
-        return report
+    if COMPLETED not in recorded:
+        return False
+    report.already_closed = True
+    _fill_report(report, recorded)
+    return True
+
+
+def _close(
+    day: datetime.date,
+    report: CloseReport,
+    requested_by: str,
+    force: bool,
+    now: datetime.datetime | None,
+    progress: Progress,
+    workers: int,
+) -> None:
+    stream_id = close_stream_id(day)
+    recorded = {e.event_type: e for e in read_stream(stream_id)}
     casino = Casino.current()
     now = now or timezone.now()
     _, end = casino.gaming_day_bounds(day)
@@ -246,7 +306,6 @@ def close_gaming_day(
                        "win_cents": reconciled["win_cents"]})  # fmt: skip
     run_projection(CLOSES)
     _fill_report(report, recorded)
-    return report
 
 
 def _fill_report(report: CloseReport, recorded: dict[str, RecordedEvent]) -> None:

@@ -75,7 +75,11 @@ TEMPLATES = [
 
 _database_url = env_str("DATABASE_URL")
 if _database_url:
-    DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=60)}
+    # Health checks: a connection kept from before a database restart is
+    # replaced at the start of the next request instead of failing it.
+    DATABASES = {
+        "default": dj_database_url.parse(_database_url, conn_max_age=60, conn_health_checks=True)
+    }
 else:
     DATABASES = {
         "default": {
@@ -122,7 +126,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "audit.api.errors.document_faults",
+    ],
 }
+# What a 503 (database or broker unreachable) tells the device to wait.
+API_RETRY_AFTER_SECONDS = env_int("API_RETRY_AFTER_SECONDS", 2)
 
 # No broker configured: the embedded default runs every task in-process
 # (eagerly); the in-memory transport keeps Celery from looking for a server.
@@ -133,6 +143,42 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A job whose worker dies comes back promptly. Acknowledged late, a message
+# stays with the broker until its job finishes; Redis hands an unacknowledged
+# one out again after the visibility timeout (kombu's default: an hour), and
+# looks for such messages every restore interval (by default every 100 s).
+# The timeout is short on purpose, shorter than the longest job (the close of a
+# large day, bench/README.md): every job is idempotent and resumable, and a
+# close delivered while another run of it is alive waits its turn
+# (casino.close.CloseBusy), so an early re-delivery costs a retry, not a wrong
+# answer. Countdowns (retries) stay below the timeout, or they would be
+# delivered again before they are due.
+CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 60)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    "unacked_restore_interval": max(1, min(10, CELERY_VISIBILITY_TIMEOUT // 6)),
+    "unacked_restore_throttle": 1,
+    # A broker gone mid-request must not hang the request (nor a job).
+    "socket_timeout": 10,
+    "socket_connect_timeout": 5,
+}
+# Publishing after a committed append: a few quick tries, then give up (the
+# projections catch up on their next run; audit.ledger.schedule_projections).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0,
+                                    "interval_step": 0.5, "interval_max": 1}  # fmt: skip
+CELERY_BROKER_CONNECTION_TIMEOUT = 5
+# A worker process that dies under a job (killed, out of memory) gives the
+# message back at once rather than acknowledging it.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Time limits from the longest job: the close of a 200-table day of 1,000
+# rounds each takes about 4.5 min on the bench machine (bench/README.md);
+# ten times that stops a hung close, and the next delivery resumes it.
+CELERY_CLOSE_TIME_LIMIT = env_int("CELERY_CLOSE_TIME_LIMIT", 45 * 60)
+# Everything else (projections catching up, deck checks) is shorter.
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 15 * 60)
+CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 60
+# How soon a close that found another live run of the same day looks again.
+CLOSE_BUSY_RETRY_SECONDS = env_int("CLOSE_BUSY_RETRY_SECONDS", 20)
 # Periodic jobs (the deck checks) are PeriodicTask rows, editable in the admin.
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # How long before a deck's change falls due the floor gets a notice (§ 592.3(c)).

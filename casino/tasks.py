@@ -7,6 +7,14 @@ day that cannot close yet (tables open, drops not counted) is retried every
 15 minutes until it can; a shift supervisor may force it from the command.
 ``close_gaming_day_task`` closes a given day and reports its progress as
 task state (``PROGRESS`` with the stage and counts).
+
+Both are acknowledged late and are safe to deliver again: a run whose worker
+died is handed out again by the broker after its visibility timeout, and
+resumes at the first missing stage; a run delivered while another is alive
+finds the day's lock taken (``CloseBusy``) and looks again a little later,
+then finds the day closed. Waits are short countdowns chained until the
+time is due: a countdown longer than the visibility timeout would be
+delivered again, and run twice, before it is due.
 """
 
 from __future__ import annotations
@@ -15,39 +23,62 @@ import datetime
 import logging
 
 from celery import shared_task
+from django.conf import settings
 from django.utils import timezone
 
-from casino.close import CloseRefused, close_gaming_day
+from casino.close import CloseBusy, CloseRefused, close_gaming_day
 from casino.models import Casino
 
 logger = logging.getLogger(__name__)
 RETRY_SECONDS = 15 * 60
+CLOSE_LIMITS = {"time_limit": settings.CELERY_CLOSE_TIME_LIMIT,
+                "soft_time_limit": settings.CELERY_CLOSE_TIME_LIMIT - 60}  # fmt: skip
 
 
-@shared_task(bind=True, name="casino.close_gaming_day")
+def countdown(seconds: float) -> float:
+    """At most half the broker's visibility timeout (see the module docstring)."""
+    return max(1.0, min(seconds, settings.CELERY_VISIBILITY_TIMEOUT / 2))
+
+
+@shared_task(bind=True, name="casino.close_gaming_day", max_retries=None, **CLOSE_LIMITS)
 def close_gaming_day_task(self, day: str, requested_by: str, force: bool = False) -> str:
     def progress(stage: str, done: int, total: int) -> None:
         if not self.request.is_eager and self.request.id:
             self.update_state(state="PROGRESS",
                               meta={"stage": stage, "done": done, "total": total})  # fmt: skip
 
-    report = close_gaming_day(datetime.date.fromisoformat(day), requested_by=requested_by,
-                              force=force, progress=progress)  # fmt: skip
+    try:
+        report = close_gaming_day(datetime.date.fromisoformat(day), requested_by=requested_by,
+                                  force=force, progress=progress)  # fmt: skip
+    except CloseBusy as busy:
+        if self.request.is_eager:
+            raise
+        logger.info("%s; looking again in %s s", busy, settings.CLOSE_BUSY_RETRY_SECONDS)
+        raise self.retry(countdown=countdown(settings.CLOSE_BUSY_RETRY_SECONDS)) from busy
     return report.summary()
 
 
-@shared_task(bind=True, name="casino.close_due_day", max_retries=None)
-def close_due_day(self, day: str | None = None) -> str:
+@shared_task(bind=True, name="casino.close_due_day", max_retries=None, **CLOSE_LIMITS)
+def close_due_day(self, day: str | None = None, not_before: str | None = None) -> str:
     """Close the gaming day that ended most recently (or ``day``: a retry keeps
-    the day it started with, even once another day has ended)."""
+    the day it started with, even once another day has ended); a retry waits
+    until ``not_before``."""
     now = timezone.now()
+    if not_before is not None and not self.request.is_eager:
+        remaining = (datetime.datetime.fromisoformat(not_before) - now).total_seconds()
+        if remaining > 0:
+            raise self.retry(kwargs={"day": day, "not_before": not_before},
+                             countdown=countdown(remaining))  # fmt: skip
     gaming_day = (datetime.date.fromisoformat(day) if day
                   else Casino.current().gaming_day(now) - datetime.timedelta(days=1))  # fmt: skip
     try:
         return close_gaming_day(gaming_day, requested_by="celery-beat", now=now).summary()
     except CloseRefused as refused:
-        logger.warning("close of %s waits: %s", gaming_day, refused)
+        busy = isinstance(refused, CloseBusy)
+        wait = settings.CLOSE_BUSY_RETRY_SECONDS if busy else RETRY_SECONDS
+        logger.warning("close of %s waits %s s: %s", gaming_day, wait, refused)
         if self.request.is_eager:
             return str(refused)
-        raise self.retry(kwargs={"day": gaming_day.isoformat()},
-                         countdown=RETRY_SECONDS) from refused  # fmt: skip
+        due = now + datetime.timedelta(seconds=wait)
+        raise self.retry(kwargs={"day": gaming_day.isoformat(), "not_before": due.isoformat()},
+                         countdown=countdown(wait)) from refused  # fmt: skip

@@ -22,3 +22,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("audit.api.urls")),
 ]
+
+# The API's JSON error shape (and a 503 for an outage) for what escapes a view.
+handler500 = "audit.api.errors.server_error"

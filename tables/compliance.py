@@ -41,6 +41,7 @@ from audit.ledger import (
     append,
     projections_deferred,
     read_streams,
+    schedule_projections,
     stream_version,
 )
 from audit.projections import Projection, register, upsert
@@ -275,9 +276,7 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
                 raised.append(Raised(stream_id, event_type, payload["table_id"], deck_id, payload))
     run_projection(COMPLIANCE)
     if raised and settings.LEDGER_PROJECT_ON_APPEND:
-        from audit.tasks import run_projections
-
-        run_projections.delay()
+        schedule_projections()
     return raised
 
 

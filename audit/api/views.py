@@ -77,7 +77,10 @@ class StreamEventsView(APIView):
 
     def handle_exception(self, exc):
         request = self.request
-        if request.method == "POST" and not getattr(exc, "recorded", False):
+        # Refusals (4xx) are kept; a fault is no refusal: it is logged with an
+        # error id, and with the database gone it could not be recorded anyway.
+        refusal = isinstance(exc, errors.LedgerError | exceptions.APIException)
+        if request.method == "POST" and refusal and not getattr(exc, "recorded", False):
             user = getattr(request, "user", None)
             ledger.record_rejection(
                 _as_ledger_error(exc),
@@ -109,8 +112,11 @@ class StreamEventsView(APIView):
 
     @extend_schema(
         summary="Append events to a stream",
-        description="All events are appended atomically or none is. Send an "
-        "`Idempotency-Key` header to make retries safe.",
+        description="All events are appended atomically or none is. Retrying is safe: "
+        "send an `Idempotency-Key` header, or none and the ledger derives one from you, "
+        "your device, the stream, `expected_version` and the events, so the same request "
+        "sent again gets the original answer (200, `Idempotent-Replayed: true`) and is "
+        "never stored twice. After a 503 or a lost connection, send the same request again.",
         parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER)],
         request=serializers.AppendRequestSerializer,
         responses={
@@ -139,11 +145,15 @@ class StreamEventsView(APIView):
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 200:
             raise errors.MalformedSubmission("at most 200 characters", field="Idempotency-Key")
+        actor = _actor(request)
+        expected_version = body.validated_data["expected_version"]
+        if key is None:
+            key = ledger.derived_idempotency_key(stream_id, expected_version, new_events, actor)
         result = ledger.append(
             stream_id,
             new_events,
-            expected_version=body.validated_data["expected_version"],
-            actor=_actor(request),
+            expected_version=expected_version,
+            actor=actor,
             idempotency_key=key,
             raw_body=self.raw_body,
         )
