@@ -27,12 +27,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tables.rules.events import DealingMethod, WagerPlaced
+from tables.rules.events import DealingMethod, Event, WagerPlaced
 from tables.rules.irregularities import Remedies, StubRemedy
 from tables.rules.rulesets import PayLine
 
 if TYPE_CHECKING:
-    from tables.rules.engine import Refusal, SettlementLine
+    from tables.rules.engine import Refusal, Settlement, SettlementLine
     from tables.rules.machine import RoundState, Seat
 
 __all__ = [
@@ -60,14 +60,14 @@ __all__ = [
 class Layout:
     """The card spots of the table: each seat's hand, the dealer's and the community's.
 
-    Spots are listed in the order the deal fills them; ``max_seats`` cites
-    ``seats_section``.
+    Spots are listed in the order the deal fills them; ``max_seats`` (``None``
+    where the chapter sets none) cites ``seats_section``.
     """
 
     seat_spots: tuple[str, ...]
     dealer_spots: tuple[str, ...] = ()
     community_spots: tuple[str, ...] = ()
-    max_seats: int = 7
+    max_seats: int | None = 7
     seats_section: str = "2(a)"
 
 
@@ -149,11 +149,18 @@ class WagerSpec:
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """One choice a decision offers: it may place a wager, and it may end the hand."""
+    """One choice a decision offers: it may place wagers, and it may end the hand."""
 
     name: str
-    places: str | None = None
+    places: str | tuple[str, ...] | None = None
     folds: bool = False
+
+    @property
+    def wagers(self) -> tuple[str, ...]:
+        """The wagers the choice places."""
+        if self.places is None:
+            return ()
+        return (self.places,) if isinstance(self.places, str) else self.places
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,12 +185,16 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class Decide:
-    """Each seat still in the hand and ``eligible`` chooses, clockwise from the dealer's left."""
+    """Each seat still in the hand and ``eligible`` chooses, clockwise from the dealer's left.
+
+    ``any_order``: the seats may decide in any order (a side wager resolved per seat).
+    """
 
     name: str
     section: str
     choices: tuple[Choice, ...]
     eligible: Callable[[Seat], bool] = lambda seat: True
+    any_order: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +277,10 @@ class GameRuleSet:
         return self.effective_to is None or day <= self.effective_to
 
 
+Decided = tuple[str, Mapping[str, int], Mapping[str, Any]]
+"""A decision as the engine applies it: the choice, the wagers it places, its parameters."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Game:
     """Everything the engine needs to run, simulate, price and draw one game."""
@@ -287,6 +302,14 @@ class Game:
     wager_rules: Callable[[RoundState, Seat, WagerPlaced], Refusal | None] | None = None
     opening_check: Callable[[RoundState], None] | None = None
     participates: Callable[[Seat], bool] = lambda seat: bool(seat.wagers)
+    #: Where the chapter's rule for an event type differs from the engine's generic check.
+    checks: Mapping[type[Event], Callable[[RoundState, Any], Refusal | None]] = field(
+        default_factory=dict
+    )
+    #: How a decision recorded by an older event type reads: (choice, amounts, params).
+    decisions: Mapping[type[Event], Callable[[Any], Decided]] = field(default_factory=dict)
+    #: A settlement the chapter orders as a whole rather than seat by seat.
+    settlement: Callable[[RoundState], Settlement] | None = None
     sections: Mapping[str, str] = field(default_factory=dict)
 
     def wager(self, name: str) -> WagerSpec | None:

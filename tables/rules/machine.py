@@ -91,6 +91,7 @@ class Seat(NamedTuple):
     folded_at: str | None = None
     abandoned: bool = False
     choices: Mapping[str, str] = {}
+    params: Mapping[str, Any] = {}
 
     @property
     def active(self) -> bool:
@@ -170,8 +171,8 @@ def open_round(
         raise RuleViolation(
             ruleset.chapter, f"{ruleset.id} is not in force on {event.gaming_day}", "gaming_day"
         )
-    layout = game.layout
-    if len(event.seats) > layout.max_seats or max(event.seats, default=1) > layout.max_seats:
+    layout, most = game.layout, game.layout.max_seats
+    if most is not None and (len(event.seats) > most or max(event.seats, default=1) > most):
         raise RuleViolation(
             ruleset.section(layout.seats_section),
             f"no more than {layout.max_seats} betting positions",
@@ -230,7 +231,10 @@ def _refuse_wager(state: RoundState, event: WagerPlaced) -> Refusal | None:
         return Refusal(state.cite("seated"), "only seated players may wager", "seat")
     step = state.current
     if isinstance(step, Decide):
-        return _refuse_choice(state, event, _choice_placing(step, event.wager), event.amount_cents)
+        choice = _choice_placing(step, event.wager)
+        if choice is None and "decision_wager" in state.game.sections:
+            return Refusal(state.cite("decision_wager"), 'no wager after "no more bets"', "wager")
+        return _refuse_choice(state, event, choice or event.wager, event.amount_cents)
     if not isinstance(step, Wagering):
         return Refusal(state.cite("after_no_more_bets"), 'no wager after "no more bets"', "wager")
     spec = state.game.wager(event.wager)
@@ -251,11 +255,12 @@ def _refuse_wager(state: RoundState, event: WagerPlaced) -> Refusal | None:
     return None if rules is None else rules(state, seat, event)
 
 
-def _choice_placing(step: Decide, wager: str) -> str:
+def _choice_placing(step: Decide, wager: str) -> str | None:
+    """The choice of ``step`` that places ``wager`` alone, if one does."""
     for choice in step.choices:
-        if choice.places == wager:
+        if choice.wagers == (wager,):
             return choice.name
-    return f"place {wager}"
+    return None
 
 
 def _refuse_choice(
@@ -272,19 +277,21 @@ def _refuse_choice(
         offered = ", ".join(item.name for item in step.choices)
         return Refusal(section, f"the choices now are {offered}", what)
     seat_number = event.seat  # type: ignore[attr-defined]
-    if state.to_act != seat_number:
+    if step.any_order and seat_number not in state.pending:
+        return Refusal(section, f"seat {seat_number} has no decision pending", "seat")
+    if not step.any_order and state.to_act != seat_number:
         return Refusal(
             section,
             f"out of turn: seat {state.to_act} decides first (clockwise from the dealer's left)",
             "seat",
         )
-    if choice.places is None:
+    if not choice.wagers:
         if amount is None:
             return None
         return Refusal(section, "this choice wagers nothing", "amount_cents")
-    if amount is None:
+    if amount is None or len(choice.wagers) > 1:
         return Refusal(section, f"{choice.name} places the {choice.places}", "amount_cents")
-    spec = state.game.wager(choice.places)
+    spec = state.game.wager(choice.wagers[0])
     assert spec is not None
     reason = spec.amount.refusal(state.seats[seat_number].wagers, amount, state.ruleset)
     return None if reason is None else Refusal(state.section(spec.section), reason, "amount_cents")
@@ -377,10 +384,12 @@ def _refuse_expose(state: RoundState, event: CardExposed) -> Refusal | None:
             return Refusal(showdown, "already face up", "spot")
         dealt = seat.cards[index]
     else:
-        due = isinstance(step, Reveal) and step.dealer == (event.recipient is Recipient.DEALER)
+        dealer = event.recipient is Recipient.DEALER
+        due = isinstance(step, Reveal) and step.dealer == dealer
+        if not due and dealer and "dealer_exposure" in state.game.sections:
+            return Refusal(state.cite("dealer_exposure"), "not the dealer's reveal", "recipient")
         if not due or event.spot not in step.spots:
             return Refusal(state.cite("early_exposure"), f"{event.spot} is not due now", "spot")
-        dealer = event.recipient is Recipient.DEALER
         if (state.dealer_exposed if dealer else state.community_exposed)[index]:
             return Refusal(state.section(step.section), f"{event.spot} is already face up", "spot")
         dealt = _cards(state, event.recipient, None)[index]
@@ -449,9 +458,10 @@ def verify(state: RoundState, event: Event) -> Refusal | None:
     """Why ``event`` may not follow ``state``, or ``None`` if it may."""
     if state.phase == CLOSED:
         return Refusal(state.cite("close"), "the round is closed", None)
-    check = _CHECKS.get(type(event))
-    if check is None:
-        return Refusal("round", f"{event.TYPE} does not belong in a {state.game.name} round", None)
+    game = state.game
+    check = game.checks.get(type(event)) or _CHECKS.get(type(event))
+    if check is None or (type(event) not in _STEPS and type(event) not in game.decisions):
+        return Refusal("round", f"{event.TYPE} does not belong in a {game.name} round", None)
     if state.phase == VOIDED and not isinstance(event, (*_AFTER_VOID, IrregularityReported)):
         return Refusal(state.void_section or state.cite("void"), "the round is void", None)
     return check(state, event)  # type: ignore[no-any-return]
@@ -474,23 +484,44 @@ def _with_seat(state: RoundState, seat: Seat, **changes: Any) -> RoundState:
 def _place(state: RoundState, event: WagerPlaced) -> RoundState:
     step = state.current
     if isinstance(step, Decide):
-        return _decide(state, event.seat, _choice_placing(step, event.wager), event.amount_cents)
+        choice = _choice_placing(step, event.wager)
+        assert choice is not None
+        return _decide(state, event.seat, choice, {event.wager: event.amount_cents})
     seat = state.seats[event.seat]
     return _with_seat(state, evolve(seat, wagers={**seat.wagers, event.wager: event.amount_cents}))
 
 
-def _decide(state: RoundState, number: int, choice_name: str, amount: int | None) -> RoundState:
+def _decide(
+    state: RoundState,
+    number: int,
+    choice_name: str,
+    amounts: Mapping[str, int],
+    params: Mapping[str, Any] | None = None,
+) -> RoundState:
     step = state.current
     choice = next(item for item in step.choices if item.name == choice_name)
     seat = state.seats[number]
     seat = evolve(seat, choices={**seat.choices, step.name: choice.name})
-    if choice.places is not None and amount is not None:
-        seat = evolve(seat, wagers={**seat.wagers, choice.places: amount})
+    if amounts:
+        seat = evolve(seat, wagers={**seat.wagers, **amounts})
+    if params:
+        seat = evolve(seat, params={**seat.params, **params})
     if choice.folds:
         seat = evolve(seat, folded_at=step.name)
-    pending = state.pending[1:]
+    pending = tuple(other for other in state.pending if other != number)
     state = _with_seat(state, seat, pending=pending, decisions_made=state.decisions_made + 1)
     return _advance(state)
+
+
+def _decision(state: RoundState, event: Decision) -> RoundState:
+    choice = next(item for item in state.current.choices if item.name == event.choice)
+    amounts = {choice.wagers[0]: event.amount_cents} if event.amount_cents else {}
+    return _decide(state, event.seat, event.choice, amounts, dict(event.params))
+
+
+def _recorded_decision(state: RoundState, event: Event) -> RoundState:
+    choice, amounts, params = state.game.decisions[type(event)](event)
+    return _decide(state, event.seat, choice, amounts, params)  # type: ignore[attr-defined]
 
 
 def _no_more_bets(state: RoundState, event: NoMoreBets) -> RoundState:
@@ -624,8 +655,8 @@ _STEPS: dict[type[Event], Any] = {
     CardDealt: _deal,
     CardExposed: _expose,
     StubCounted: _stub,
-    Decision: lambda state, event: _decide(state, event.seat, event.choice, event.amount_cents),
-    PlayerFolded: lambda state, event: _decide(state, event.seat, "fold", None),
+    Decision: _decision,
+    PlayerFolded: lambda state, event: _decide(state, event.seat, "fold", {}),
     IrregularityReported: _irregularity,
     RoundVoided: lambda state, event: _void(state, "floor", event.reason),
     DealerPaid: record_dealer_action,
@@ -643,7 +674,8 @@ def apply(state: RoundState, event: Event) -> RoundState:
     refusal = verify(state, event)
     if refusal is not None:
         raise RuleViolation.from_refusal(refusal)
-    return _STEPS[type(event)](state, event)  # type: ignore[no-any-return]
+    step = _STEPS.get(type(event), _recorded_decision)
+    return step(state, event)  # type: ignore[no-any-return]
 
 
 # -------------------------------------------------------------- settlement
@@ -667,6 +699,8 @@ def required_settlement(state: RoundState) -> Settlement:
     seats not dealt in) is settled and ``complete`` is false.
     """
     game, ruleset = state.game, state.ruleset
+    if game.settlement is not None:
+        return game.settlement(state)
     header: dict[str, Any] = {
         "round_id": state.opened.round_id,
         "ruleset_id": ruleset.id,

@@ -237,7 +237,7 @@ def test_section_10_g_1_the_chip_placement_governs_a_spoken_mismatch():
         ),
     ]
     state = replay(events).final_state
-    assert state.seats[1].alignment is Alignment.VERTICAL
+    assert state.seats[1].params["alignment"] is Alignment.VERTICAL
 
 
 def test_section_6_d_three_card_wager_is_1_to_100_dollars_after_an_ante():
@@ -361,7 +361,7 @@ def test_premature_exposure_is_recorded_for_the_floor_without_a_void():
     before, _ = _through_reveal()
     events = [*before, IrregularityReported(kind=IrregularityKind.DEALER_CARD_EXPOSED_EARLY)]
     state = replay(events).final_state
-    assert state.phase is game.Phase.PLAY_DECISION
+    assert state.phase == game.Phase.PLAY_DECISION
     assert "referred to the floor" in state.notes[-1]
 
 
@@ -374,7 +374,7 @@ def test_section_7_e_2_wrong_stub_count_without_misdeal_removes_the_deck():
     assert result.settlement.void_section == "Section 7(e)(2)"
     assert result.final_state.deck_removal_required
     ok = replay([*deal_only, StubCounted(stub_count=52 - 11)])
-    assert ok.final_state.phase is game.Phase.FIRST_REVEAL
+    assert ok.final_state.phase == game.Phase.FIRST_REVEAL
 
 
 def test_section_5_category_only_comparison_is_a_setting():
@@ -389,6 +389,6 @@ def test_section_10_d_reveals_follow_the_last_decision():
     before, full = _through_reveal(seats=(1,))
     events = [*before, PlayerFolded(seat=1)]
     state = replay(events).final_state
-    assert state.phase is game.Phase.FINAL_REVEAL
+    assert state.phase == game.Phase.FINAL_REVEAL
     events += reveal(Position.ROW_1, Position.CENTER, Position.BOTTOM)
-    assert replay(events).final_state.phase is game.Phase.DEALER_REVEAL
+    assert replay(events).final_state.phase == game.Phase.DEALER_REVEAL

@@ -11,7 +11,8 @@ hot paths were optimised; an optimisation that changes any result changes it.
 The digest covers the engine's own representation (every state field, every
 event field), so it moved twice: when the vocabulary went to version 2 (wagers
 and spots became names a game declares; options moved into ``options``), and
-when Criss-Cross became a declaration run by ``tables.rules.machine``.
+when Criss-Cross and Double Cross became declarations run by
+``tables.rules.machine``.
 :mod:`tests.rules.test_observable_digest`, pinned before that change, proves
 that nothing replay *tells* moved with it: the version-1 records read through
 the upcasters settle, refuse and find exactly as before.
@@ -42,7 +43,7 @@ from tables.rules.simulate import (
     simulate_double_cross,
 )
 
-GOLDEN_DIGEST = "ffaf3a24bfe0d51e06c2ef87f077ed008e81bb03001342f4ee18886489a009cb"
+GOLDEN_DIGEST = "43c5cac852c11ed0676a7c9bd648fbd361fd73ef8e6205d6a03e9206c2e60c0d"
 
 RULESETS = ("PA-592-2014", "PA-674a-2016", "PA-674a-2019", "MA-DCP-UNDATED")
 ROUNDS_PER_RULESET = 30

@@ -1,16 +1,14 @@
 """Double Cross Poker, Massachusetts rules of the game (Sections 1-12).
 
-Phases, in order (each ``_end_`` names the next)::
+Steps, in order: wagering; dealing (two cards to each player clockwise, two to
+the dealer, the cross ROW_1, CENTER, ROW_3, TOP, BOTTOM); TOP and ROW_3 turned;
+every three-card wager exposed or not (Section 10(a), settled there and then);
+fold or play with two raises in an alignment, clockwise (Section 10(c)); ROW_1,
+CENTER and BOTTOM turned; the dealer's cards; settlement. The chapter's own
+rules for the deal, the decisions, the stub and the dealer's actions replace the
+engine's generic checks; its settlement lists the three-card wagers first.
 
-    WAGERING --no more bets--> DEALING (players clockwise, two each; dealer two;
-    community ROW_1, CENTER, ROW_3, TOP, BOTTOM) --> FIRST_REVEAL (TOP, ROW_3) -->
-    THREE_CARD (every three-card wager: expose or not) --> PLAY_DECISION
-    (clockwise: fold, or play with two raises in an alignment) --> FINAL_REVEAL
-    (ROW_1, CENTER, BOTTOM) --> DEALER_REVEAL --> SETTLEMENT --> CLOSED
-    (any phase before SETTLEMENT) --void--> VOIDED --> CLOSED
-
->>> from tables.rules.games.double_cross_ma import Phase
->>> Phase.THREE_CARD.value
+>>> [phase.value for phase in Phase][3]
 'three_card'
 """
 
@@ -19,105 +17,83 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Any
 
 from tables.rules.cards import Card
+from tables.rules.declaration import (
+    Choice,
+    Deal,
+    DealingSections,
+    Decide,
+    Decided,
+    Game,
+    Layout,
+    Reveal,
+    Showdown,
+    Wagering,
+    WagerSpec,
+)
 from tables.rules.engine import (
-    Automation,
     Outcome,
     Refusal,
     RuleViolation,
     Settlement,
     SettlementLine,
     apply_payout_limit,
-    evolve,
     lookup,
     plain_line,
-    register_game,
     win_line,
 )
 from tables.rules.events import (
     Alignment,
     CardDealt,
-    CardExposed,
     DealerCollected,
     DealerPaid,
     DealingMethod,
-    Event,
     IrregularityKind,
     IrregularityReported,
-    NoMoreBets,
     PlayDeclared,
     PlayerFolded,
     Position,
     Recipient,
-    RoundClosed,
-    RoundOpened,
-    RoundVoided,
     StubCounted,
     ThreeCardElection,
-    Wager,
     WagerPlaced,
     WagerReturned,
 )
-from tables.rules.games._shared import (
-    AFTER_VOID,
-    GameMachine,
-    card_bit,
-    first_hidden_seat,
-    later_unexposed_seats,
-    opening_rounding,
-    opening_seats,
-    record_dealer_action,
-    void,
-    with_seat,
-)
+from tables.rules.events import Wager as W
+from tables.rules.games._shared import card_bit
 from tables.rules.hands import FiveCardHand, evaluate_five, evaluate_three
-from tables.rules.irregularities import Remedies, StubRemedy, count_stub, report_irregularity
-from tables.rules.money import RoundingPolicy
-from tables.rules.rulesets import (
-    DOUBLE_CROSS_POKER,
-    DoubleCrossRuleSet,
-    HandComparison,
-    get_ruleset,
+from tables.rules.irregularities import Remedies, StubRemedy
+from tables.rules.machine import (  # noqa: F401 (the engine's calls, for this game's callers)
+    RoundState,
+    Seat,
+    apply,
+    can_apply,
+    complete,
+    declare,
+    required_settlement,
+    verify,
 )
+from tables.rules.rulesets import DOUBLE_CROSS_POKER, MA_DCP, HandComparison
 from tables.rules.settlement import describe_cards, settlement_header
 
-__all__ = [
-    "GAME",
-    "Phase",
-    "SeatState",
-    "DoubleCrossState",
-    "open_round",
-    "verify",
-    "can_apply",
-    "apply",
-    "required_settlement",
-    "dealer_hand",
-    "player_hand",
-]
-
-GAME = DOUBLE_CROSS_POKER
 NAME = "Double Cross Poker"
 S = "Section "
 
 # Sections 7(c)(3), 8(c)(3), 9(c): the order the five community cards are dealt.
-COMMUNITY_DEAL_ORDER = (
-    Position.ROW_1,
-    Position.CENTER,
-    Position.ROW_3,
-    Position.TOP,
-    Position.BOTTOM,
-)
+COMMUNITY_DEAL_ORDER = (Position.ROW_1, Position.CENTER, Position.ROW_3, Position.TOP,
+                        Position.BOTTOM)  # fmt: skip
 _INDEX = {position: index for index, position in enumerate(COMMUNITY_DEAL_ORDER)}
 LINES: Mapping[Alignment, tuple[Position, ...]] = {
     Alignment.VERTICAL: (Position.TOP, Position.CENTER, Position.BOTTOM),
     Alignment.HORIZONTAL: (Position.ROW_1, Position.CENTER, Position.ROW_3),
 }
+_MAIN_WAGERS = (W.ANTE, W.RAISE_1, W.RAISE_2)
 
 
 class Phase(enum.StrEnum):
-    """The phases of a Double Cross round."""
+    """The phases of a Double Cross round (the declared steps, then void and closed)."""
 
     WAGERING = "wagering"
     DEALING = "dealing"
@@ -131,262 +107,105 @@ class Phase(enum.StrEnum):
     CLOSED = "closed"
 
 
-_REVEALS: Mapping[Phase, tuple[tuple[Position, ...], str]] = {
-    Phase.FIRST_REVEAL: ((Position.TOP, Position.ROW_3), "10(a)"),
-    Phase.FINAL_REVEAL: ((Position.ROW_1, Position.CENTER, Position.BOTTOM), "10(d)"),
-}
-_DEALING_SECTIONS = {
-    DealingMethod.MANUAL_SHOE: ("7(b)", "7(c)"),
-    DealingMethod.HAND: ("8(b)(3)", "8(c)"),
-    DealingMethod.AUTOMATED_SHOE: ("9(b)(2)", "9(c)"),
-}
-_MAIN_WAGERS = (Wager.ANTE, Wager.RAISE_1, Wager.RAISE_2)
+# ------------------------------------------------------ the chapter's own checks
 
 
-class SeatState(NamedTuple):
-    """One betting position of a Double Cross round."""
-
-    seat: int
-    player: str
-    wagers: Mapping[Wager, int]
-    hole: tuple[Card | None, Card | None] = (None, None)
-    exposed: tuple[bool, bool] = (False, False)
-    participating: bool = False
-    exposed_for_three_card: bool | None = None
-    folded: bool = False
-    alignment: Alignment | None = None
-    spoken_alignment: Alignment | None = None
-
-    @property
-    def active(self) -> bool:
-        """Dealt in and not folded."""
-        return self.participating and not self.folded
-
-
-class DoubleCrossState(NamedTuple):
-    """The state of one Double Cross round (never mutated)."""
-
-    ruleset: DoubleCrossRuleSet
-    opened: RoundOpened
-    automations: frozenset[Automation]
-    rounding: RoundingPolicy
-    phase: Phase
-    seats: Mapping[int, SeatState]
-    dealer: tuple[Card | None, Card | None] = (None, None)
-    dealer_exposed: tuple[bool, bool] = (False, False)
-    community: tuple[Card | None, ...] = (None,) * 5
-    community_exposed: tuple[bool, ...] = (False,) * 5
-    used_cards: int = 0
-    cards_dealt: int = 0
-    face_up_found: tuple[Card, ...] = ()
-    pending: tuple[int, ...] = ()
-    stub_counted: bool = False
-    void_section: str | None = None
-    void_reason: str | None = None
-    deck_removal_required: bool = False
-    reshuffle_required: bool = False
-    dealer_actions: tuple[Event, ...] = ()
-    notes: tuple[str, ...] = ()
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat whose fold-or-play decision is awaited, if any."""
-        return self.pending[0] if self.pending and self.phase is Phase.PLAY_DECISION else None
-
-
-def open_round(
-    event: RoundOpened, automations: frozenset[Automation] = frozenset()
-) -> DoubleCrossState:
-    """Build the initial state from ``round.opened``.
-
-    :raises RuleViolation: for a wrong game or rule set, or a payout limit
-        under the Section 11(d) floor.
-    """
-    try:
-        ruleset = get_ruleset(event.ruleset_id)
-    except KeyError:
-        raise RuleViolation("round.opened", "unknown rule set", "ruleset_id") from None
-    if not isinstance(ruleset, DoubleCrossRuleSet) or event.game != GAME:
-        raise RuleViolation("round.opened", "rule set is not for Double Cross Poker", "ruleset_id")
-    if not ruleset.in_force(event.gaming_day):
-        raise RuleViolation(ruleset.chapter, f"{ruleset.id} not in force", "gaming_day")
-    if event.options:
-        raise RuleViolation(
-            S + "6", "Double Cross Poker has no opening options", f"options.{event.options[0][0]}"
-        )
-    if event.payout_limit_cents is not None and (
-        event.payout_limit_cents < ruleset.payout_limit_floor_cents
-    ):
-        raise RuleViolation(
-            S + "11(d)", "the payout limit must be at least $60,000", "payout_limit_cents"
-        )
-    rounding = opening_rounding(event)
-    seats = opening_seats(event, SeatState)
-    return DoubleCrossState(
-        ruleset=ruleset,
-        opened=event,
-        automations=automations,
-        rounding=rounding,
-        phase=Phase.WAGERING,
-        seats=seats,
-    )
-
-
-# ------------------------------------------------------------- verification
-
-
-def _verify_wager(state: DoubleCrossState, event: WagerPlaced) -> Refusal | None:
-    seat = state.seats.get(event.seat)
-    if seat is None:
-        return Refusal(S + "6(b)", "only seated players may wager", "seat")
-    if state.phase is not Phase.WAGERING:
-        return Refusal(S + "6(c)", 'no wager may be made after "No more bets"', "wager")
-    if event.wager not in (Wager.ANTE, Wager.THREE_CARD):
-        return Refusal(S + "6(e)", "raise wagers are made at the decision (Section 10)", "wager")
-    if event.wager in seat.wagers:
-        return Refusal(S + "6(c)", f"{event.wager} already placed", "wager")
-    if event.wager == Wager.THREE_CARD:
-        if Wager.ANTE not in seat.wagers:
-            return Refusal(S + "6(d)", "the three-card wager follows an ante", "wager")
-        ruleset = state.ruleset
-        if not ruleset.three_card_min_cents <= event.amount_cents <= ruleset.three_card_max_cents:
-            return Refusal(S + "6(d)", "the three-card wager is $1.00 to $100.00", "amount_cents")
+def _three_card_rules(state: RoundState, seat: Seat, event: WagerPlaced) -> Refusal | None:
+    if event.wager != W.THREE_CARD:
+        return None
+    if W.ANTE not in seat.wagers:
+        return Refusal(S + "6(d)", "the three-card wager follows an ante", "wager")
+    low, high = state.ruleset.three_card_min_cents, state.ruleset.three_card_max_cents
+    if not low <= event.amount_cents <= high:
+        return Refusal(S + "6(d)", "the three-card wager is $1.00 to $100.00", "amount_cents")
     return None
 
 
-def _verify_no_more_bets(state: DoubleCrossState, event: NoMoreBets) -> Refusal | None:
-    if state.phase is not Phase.WAGERING:
-        return Refusal(S + _DEALING_SECTIONS[state.opened.dealing_method][0], "already announced")
-    return None
-
-
-def _verify_deal(state: DoubleCrossState, event: CardDealt) -> Refusal | None:
-    announce, deal = _DEALING_SECTIONS[state.opened.dealing_method]
-    if state.phase is Phase.WAGERING:
-        return Refusal(S + announce, 'deal only after "No more bets"')
-    if state.phase is not Phase.DEALING:
-        return Refusal(S + deal, "dealing is complete")
+def _verify_deal(state: RoundState, event: CardDealt) -> Refusal | None:
+    """Sections 7(c), 8(c), 9(c): each player's two cards clockwise, the dealer's, the cross."""
+    sections = _DEALING[state.opened.dealing_method]
+    announce, deal = S + sections.no_more_bets, S + sections.deal
+    if state.phase == Phase.WAGERING:
+        return Refusal(announce, 'deal only after "No more bets"')
+    if state.phase != Phase.DEALING:
+        return Refusal(deal, "dealing is complete")
     if state.used_cards & card_bit(event.card):
         return Refusal(S + "2(a)", f"{event.card} is already in play this round", "card")
     players = [seat for _, seat in sorted(state.seats.items()) if seat.participating]
+    hole = event.hole or 1
     if event.recipient is Recipient.PLAYER:
         seat = state.seats.get(event.seat or 0)
         if seat is None or not seat.participating:
-            return Refusal(S + deal, "cards go only to seats with an ante", "seat")
-        hole = event.hole or 1
-        if seat.hole[hole - 1] is not None:
-            return Refusal(S + "12(c)", f"hole {hole} already dealt; report the count", "hole")
+            return Refusal(deal, "cards go only to seats with an ante", "seat")
+        if seat.cards[hole - 1] is not None:
+            return Refusal(S + "12(c)", f"hole {hole} already dealt; report the count", "spot")
         earlier = [
-            other.seat
-            for other in players
-            if other.seat < seat.seat and (other.hole[0] is None or other.hole[1] is None)
+            other.seat for other in players if other.seat < seat.seat and None in other.cards
         ]
-        if earlier or (hole == 2 and seat.hole[0] is None):
-            return Refusal(S + deal, "two consecutive cards to each player, clockwise", "seat")
+        if earlier or (hole == 2 and seat.cards[0] is None):
+            return Refusal(deal, "two consecutive cards to each player, clockwise", "seat")
         return None
-    # ``x[0] is None or x[1] is None`` rather than ``None in x``: a card compared
-    # with None goes through the dataclass __eq__, on every card dealt.
-    if any(seat.hole[0] is None or seat.hole[1] is None for seat in players):
-        return Refusal(S + deal, "players are dealt before the dealer and the cross", "recipient")
+    if any(None in seat.cards for seat in players):
+        return Refusal(deal, "players are dealt before the dealer and the cross", "recipient")
     if event.recipient is Recipient.DEALER:
-        hole = event.hole or 1
         if state.dealer[hole - 1] is not None or (hole == 2 and state.dealer[0] is None):
-            return Refusal(S + deal, "the dealer receives two consecutive cards", "hole")
+            return Refusal(deal, "the dealer receives two consecutive cards", "spot")
         return None
-    assert event.position is not None
-    if state.dealer[0] is None or state.dealer[1] is None:
-        return Refusal(S + deal, "the dealer's two cards come before the cross", "recipient")
-    dealt = sum(card is not None for card in state.community)
-    if COMMUNITY_DEAL_ORDER[dealt] is not event.position:
-        return Refusal(
-            S + deal,
-            f"the cross is dealt ROW_1, CENTER, ROW_3, TOP, BOTTOM; next is "
-            f"{COMMUNITY_DEAL_ORDER[dealt]}",
-            "position",
-        )
+    if None in state.dealer:
+        return Refusal(deal, "the dealer's two cards come before the cross", "recipient")
+    following = COMMUNITY_DEAL_ORDER[sum(card is not None for card in state.community)]
+    if following != event.spot:
+        return Refusal(deal, f"the cross is dealt ROW_1, CENTER, ROW_3, TOP, BOTTOM; next is "
+                       f"{following}", "spot")  # fmt: skip
     return None
 
 
-def _verify_expose(state: DoubleCrossState, event: CardExposed) -> Refusal | None:
-    if event.recipient is Recipient.COMMUNITY:
-        assert event.position is not None
-        reveal = _REVEALS.get(state.phase)
-        if reveal is None or event.position not in reveal[0]:
-            return Refusal(S + "10(a)", f"{event.position} is not due now", "position")
-        index = _INDEX[event.position]
-        if state.community_exposed[index]:
-            return Refusal(S + reveal[1], "already face up", "position")
-        dealt = state.community[index]
-    elif event.recipient is Recipient.DEALER:
-        if state.phase is not Phase.DEALER_REVEAL:
-            return Refusal(
-                S + "10(e)", "the dealer's cards follow the last three community cards", "recipient"
-            )
-        hole = event.hole or 1
-        if state.dealer_exposed[hole - 1]:
-            return Refusal(S + "10(e)", "already face up", "hole")
-        dealt = state.dealer[hole - 1]
-    else:
-        seat = state.seats.get(event.seat or 0)
-        if state.phase is not Phase.SETTLEMENT or seat is None or not seat.active:
-            return Refusal(S + "10(f)", "remaining players' cards are turned at settlement", "seat")
-        later = later_unexposed_seats(state, seat.seat)
-        if later:
-            return Refusal(S + "10(f)", f"counterclockwise: seat {max(later)} first", "seat")
-        hole = event.hole or 1
-        if seat.exposed[hole - 1]:
-            return Refusal(S + "10(f)", "already face up", "hole")
-        dealt = seat.hole[hole - 1]
-    if event.card is not None and event.card != dealt:
-        return Refusal(S + "10(h)", f"the card there is {dealt}, not {event.card}", "card")
-    return None
-
-
-def _verify_election(state: DoubleCrossState, event: ThreeCardElection) -> Refusal | None:
-    if state.phase is not Phase.THREE_CARD:
+def _verify_election(state: RoundState, event: ThreeCardElection) -> Refusal | None:
+    if state.phase != Phase.THREE_CARD:
         return Refusal(S + "10(a)", "three-card wagers are resolved after TOP and ROW_3 are turned")
-    seat = state.seats.get(event.seat)
-    if seat is None or event.seat not in state.pending:
+    if event.seat not in state.pending:
         return Refusal(S + "10(a)", "only an unresolved three-card wager may be exposed", "seat")
     return None
 
 
-def _verify_decision(state: DoubleCrossState, event: PlayerFolded | PlayDeclared) -> Refusal | None:
-    if state.phase is Phase.THREE_CARD:
+def _verify_decision(state: RoundState, event: PlayerFolded | PlayDeclared) -> Refusal | None:
+    if state.phase == Phase.THREE_CARD:
         return Refusal(S + "10(b)", "decisions follow the resolution of all three-card wagers")
-    if state.phase is not Phase.PLAY_DECISION:
+    if state.phase != Phase.PLAY_DECISION:
         return Refusal(S + "10(c)", "not at the fold-or-play decision")
     if state.to_act != event.seat:
         return Refusal(S + "10(c)", f"out of turn: seat {state.to_act} decides first", "seat")
     if isinstance(event, PlayDeclared):
-        ante = state.seats[event.seat].wagers[Wager.ANTE]
-        for field in ("raise_1_cents", "raise_2_cents"):
-            if getattr(event, field) != ante:
-                return Refusal(S + "10(c)(2)", "each raise equals the ante", field)
+        ante = state.seats[event.seat].wagers[W.ANTE]
+        for name in ("raise_1_cents", "raise_2_cents"):
+            if getattr(event, name) != ante:
+                return Refusal(S + "10(c)(2)", "each raise equals the ante", name)
     return None
 
 
-def _verify_stub(state: DoubleCrossState, event: StubCounted) -> Refusal | None:
-    if state.phase is not Phase.FIRST_REVEAL or any(state.community_exposed) or state.stub_counted:
+def _verify_stub(state: RoundState, event: StubCounted) -> Refusal | None:
+    if state.phase != Phase.FIRST_REVEAL or any(state.community_exposed) or state.stub_counted:
         return Refusal(S + "7(d)", "the stub is counted after the deal, before play continues")
     return None
 
 
-def _verify_dealer_action(state: DoubleCrossState, event: Event) -> Refusal | None:
-    seat = getattr(event, "seat", 0)
-    if seat not in state.seats:
-        return Refusal(S + "10(g)", f"seat {seat} is not in this round", "seat")
+def _verify_dealer_action(state: RoundState, event: Any) -> Refusal | None:
+    if event.seat not in state.seats:
+        return Refusal(S + "10(g)", f"seat {event.seat} is not in this round", "seat")
     early = (Phase.WAGERING, Phase.DEALING, Phase.FIRST_REVEAL)
     if isinstance(event, DealerPaid | DealerCollected) and state.phase in early:
         return Refusal(S + "10(a)", "nothing is settled before the first reveal")
-    wager = getattr(event, "wager", None)
     settling = (Phase.SETTLEMENT, Phase.VOIDED)
-    if isinstance(event, DealerPaid) and wager != Wager.THREE_CARD and state.phase not in settling:
+    if (
+        isinstance(event, DealerPaid)
+        and event.wager != W.THREE_CARD
+        and state.phase not in settling
+    ):
         return Refusal(S + "10(g)(3)", "five-card wagers are paid at settlement")
     return None
 
 
-def _verify_irregularity(state: DoubleCrossState, event: IrregularityReported) -> Refusal | None:
+def _verify_irregularity(state: RoundState, event: IrregularityReported) -> Refusal | None:
     if event.kind == IrregularityKind.CARD_FACE_UP_IN_DECK and (
         event.card is None or state.used_cards & card_bit(event.card)
     ):
@@ -394,207 +213,34 @@ def _verify_irregularity(state: DoubleCrossState, event: IrregularityReported) -
     return None
 
 
-def _verify_close(state: DoubleCrossState, event: RoundClosed) -> Refusal | None:
-    if state.phase is Phase.VOIDED:
-        return None
-    if state.phase is not Phase.SETTLEMENT:
-        return Refusal(S + "10(h)", "the round is not yet settled")
-    if Automation.EXPOSE_PLAYER_CARDS not in state.automations:
-        hidden = first_hidden_seat(state)
-        if hidden is not None:
-            return Refusal(S + "10(f)", f"seat {hidden}'s cards were not turned")
-    return None
+def _election(event: ThreeCardElection) -> Decided:
+    return ("expose" if event.expose else "keep_hidden"), {}, {}
 
 
-def verify(state: DoubleCrossState, event: Event) -> Refusal | None:
-    """Return why ``event`` may not follow ``state``, or ``None``."""
-    return _MACHINE.verify(state, event)
+def _play(event: PlayDeclared) -> Decided:
+    amounts = {W.RAISE_1: event.raise_1_cents, W.RAISE_2: event.raise_2_cents}
+    return "play", amounts, {"alignment": event.alignment, "spoken": event.spoken_alignment}
 
 
-def can_apply(state: DoubleCrossState, event: Event) -> bool:
-    """Whether ``event`` may follow ``state``."""
-    return verify(state, event) is None
-
-
-# ------------------------------------------------------------------- apply
-
-
-def _place_wager(state: DoubleCrossState, event: WagerPlaced) -> DoubleCrossState:
-    seat = state.seats[event.seat]
-    return with_seat(state, evolve(seat, wagers={**seat.wagers, event.wager: event.amount_cents}))
-
-
-def _no_more_bets(state: DoubleCrossState, event: NoMoreBets) -> DoubleCrossState:
-    seats = {n: evolve(s, participating=Wager.ANTE in s.wagers) for n, s in state.seats.items()}
-    return evolve(state, seats=seats, phase=Phase.DEALING)
-
-
-def _deal(state: DoubleCrossState, event: CardDealt) -> DoubleCrossState:
-    changes: dict[str, object] = {
-        "used_cards": state.used_cards | card_bit(event.card),
-        "cards_dealt": state.cards_dealt + 1,
-    }
-    if event.recipient is Recipient.PLAYER:
-        seat = state.seats[event.seat or 0]
-        hole = (event.card, seat.hole[1]) if event.hole == 1 else (seat.hole[0], event.card)
-        state = with_seat(state, evolve(seat, hole=hole), **changes)
-    elif event.recipient is Recipient.DEALER:
-        dealer = (event.card, state.dealer[1]) if event.hole == 1 else (state.dealer[0], event.card)
-        state = evolve(state, dealer=dealer, **changes)
-    else:
-        assert event.position is not None
-        index = _INDEX[event.position]
-        community = state.community[:index] + (event.card,) + state.community[index + 1 :]
-        state = evolve(state, community=community, **changes)
-    players = sum(1 for seat in state.seats.values() if seat.participating)
-    if state.cards_dealt == 7 + 2 * players:
-        return _begin_reveal(state, Phase.FIRST_REVEAL)
-    return state
-
-
-def _begin_reveal(state: DoubleCrossState, phase: Phase) -> DoubleCrossState:
-    state = evolve(state, phase=phase, pending=())
-    positions = _REVEALS[phase][0]
-    if Automation.REVEAL_COMMUNITY_CARDS in state.automations:
-        exposed = list(state.community_exposed)
-        for position in positions:
-            exposed[_INDEX[position]] = True
-        state = evolve(state, community_exposed=tuple(exposed))
-    if all(state.community_exposed[_INDEX[position]] for position in positions):
-        return _end_reveal(state)
-    return state
-
-
-def _end_reveal(state: DoubleCrossState) -> DoubleCrossState:
-    if state.phase is Phase.FIRST_REVEAL:
-        return _begin_three_card(state)
-    return _begin_dealer_reveal(state)
-
-
-def _begin_three_card(state: DoubleCrossState) -> DoubleCrossState:
-    pending = tuple(
-        n
-        for n, s in sorted(state.seats.items())
-        if s.participating and Wager.THREE_CARD in s.wagers
-    )
-    state = evolve(state, phase=Phase.THREE_CARD, pending=pending)
-    return state if pending else _begin_play_decision(state)
-
-
-def _begin_play_decision(state: DoubleCrossState) -> DoubleCrossState:
-    pending = tuple(n for n, s in sorted(state.seats.items()) if s.active)
-    state = evolve(state, phase=Phase.PLAY_DECISION, pending=pending)
-    return state if pending else _begin_reveal(state, Phase.FINAL_REVEAL)
-
-
-def _begin_dealer_reveal(state: DoubleCrossState) -> DoubleCrossState:
-    state = evolve(state, phase=Phase.DEALER_REVEAL)
-    if Automation.REVEAL_DEALER_CARDS in state.automations or all(state.dealer_exposed):
-        return evolve(state, dealer_exposed=(True, True), phase=Phase.SETTLEMENT)
-    return state
-
-
-def _expose(state: DoubleCrossState, event: CardExposed) -> DoubleCrossState:
-    if event.recipient is Recipient.COMMUNITY:
-        assert event.position is not None
-        index = _INDEX[event.position]
-        exposed = state.community_exposed[:index] + (True,) + state.community_exposed[index + 1 :]
-        state = evolve(state, community_exposed=exposed)
-        if all(exposed[_INDEX[position]] for position in _REVEALS[state.phase][0]):
-            return _end_reveal(state)
-        return state
-    if event.recipient is Recipient.DEALER:
-        flags = (
-            (True, state.dealer_exposed[1]) if event.hole == 1 else (state.dealer_exposed[0], True)
-        )
-        state = evolve(state, dealer_exposed=flags)
-        return evolve(state, phase=Phase.SETTLEMENT) if all(flags) else state
-    seat = state.seats[event.seat or 0]
-    flags = (True, seat.exposed[1]) if event.hole == 1 else (seat.exposed[0], True)
-    return with_seat(state, evolve(seat, exposed=flags))
-
-
-def _elect(state: DoubleCrossState, event: ThreeCardElection) -> DoubleCrossState:
-    seat = evolve(state.seats[event.seat], exposed_for_three_card=event.expose)
-    pending = tuple(number for number in state.pending if number != event.seat)
-    state = with_seat(state, seat, pending=pending)
-    return state if pending else _begin_play_decision(state)
-
-
-def _decide(state: DoubleCrossState, event: PlayerFolded | PlayDeclared) -> DoubleCrossState:
-    seat = state.seats[event.seat]
-    if isinstance(event, PlayerFolded):
-        seat = evolve(seat, folded=True)
-    else:
-        seat = evolve(
-            seat,
-            wagers={
-                **seat.wagers,
-                Wager.RAISE_1: event.raise_1_cents,
-                Wager.RAISE_2: event.raise_2_cents,
-            },
-            alignment=event.alignment,
-            spoken_alignment=event.spoken_alignment,
-        )
-    state = with_seat(state, seat, pending=state.pending[1:])
-    return state if state.pending else _begin_reveal(state, Phase.FINAL_REVEAL)
-
-
-def _void(state: DoubleCrossState, section: str, reason: str) -> DoubleCrossState:
-    return void(state, Phase.VOIDED, section, reason)  # type: ignore[no-any-return]
-
-
-def _count_stub(state: DoubleCrossState, event: StubCounted) -> DoubleCrossState:
-    return count_stub(state, event, section=S + "7(e)(2)", remedy=_STUB_REMEDY, void=_void)  # type: ignore[no-any-return]
-
-
-def _irregularity(state: DoubleCrossState, event: IrregularityReported) -> DoubleCrossState:
-    return report_irregularity(state, event, remedies=_REMEDIES, void=_void)  # type: ignore[no-any-return]
-
-
-_STUB_REMEDY = StubRemedy(
-    misdeal="cards misdealt but 52 remain in the deck",
-    mismatch="stub count {counted}, expected {expected}: deck removed",
-)
-_REMEDIES = Remedies(
-    face_up="12(a)",
-    voids={
-        IrregularityKind.INCORRECT_CARD_COUNT: (
-            "12(c)",
-            "a player or a card area had a wrong count",
-        ),
-        IrregularityKind.SHOE_MALFUNCTION: (
-            "12(e)",
-            "the automated dealing shoe failed during the round",
-        ),
-    },
-    referred=frozenset(
-        {IrregularityKind.COMMUNITY_CARD_EXPOSED_EARLY, IrregularityKind.DEALER_CARD_EXPOSED_EARLY}
-    ),
-    referred_note="{kind}: no Double Cross rule covers it; referred to the floor",
-)
-
-
-def apply(state: DoubleCrossState, event: Event) -> DoubleCrossState:
-    """Return the state after ``event``.
-
-    :raises RuleViolation: naming the section when the rules forbid it.
-    """
-    return _MACHINE.apply(state, event)  # type: ignore[no-any-return]
+def _opening_check(state: RoundState) -> None:
+    limit = state.opened.payout_limit_cents
+    if limit is not None and limit < state.ruleset.payout_limit_floor_cents:
+        raise RuleViolation(S + "11(d)", "the payout limit must be at least $60,000",
+                            "payout_limit_cents")  # fmt: skip
 
 
 # -------------------------------------------------------------- settlement
 
 
 def _line_hand(
-    state: DoubleCrossState, two: tuple[Card | None, Card | None], alignment: Alignment
+    state: RoundState, two: tuple[Card | None, ...], alignment: Alignment
 ) -> tuple[FiveCardHand, str]:
     cards = [*two, *(state.community[_INDEX[position]] for position in LINES[alignment])]
     hand = evaluate_five(cards)  # type: ignore[arg-type]
     return hand, describe_cards(cards, hand.category.name)
 
 
-def dealer_hand(state: DoubleCrossState) -> tuple[Alignment, FiveCardHand, str]:
+def dealer_hand(state: RoundState) -> tuple[Alignment, FiveCardHand, str]:
     """Section 10(e): the dealer's two cards with the higher-ranking alignment."""
     vertical = _line_hand(state, state.dealer, Alignment.VERTICAL)
     horizontal = _line_hand(state, state.dealer, Alignment.HORIZONTAL)
@@ -603,118 +249,68 @@ def dealer_hand(state: DoubleCrossState) -> tuple[Alignment, FiveCardHand, str]:
     return Alignment.VERTICAL, *vertical
 
 
-def player_hand(state: DoubleCrossState, seat: int) -> tuple[FiveCardHand, str]:
+def player_hand(state: RoundState, seat: int) -> tuple[FiveCardHand, str]:
     """Section 10(g)(1): the hand designated by the alignment of the player's raises."""
-    seat_state = state.seats[seat]
-    assert seat_state.alignment is not None
-    return _line_hand(state, seat_state.hole, seat_state.alignment)
+    player = state.seats[seat]
+    return _line_hand(state, player.cards, player.params["alignment"])
 
 
-def _compare(state: DoubleCrossState, player: FiveCardHand, dealer: FiveCardHand) -> int:
+def _compare(state: RoundState, player: FiveCardHand, dealer: FiveCardHand) -> int:
     if state.ruleset.hand_comparison is HandComparison.CATEGORY_ONLY:
         mine, theirs = int(player.category), int(dealer.category)
         return (mine > theirs) - (mine < theirs)
     return (player.strength > dealer.strength) - (player.strength < dealer.strength)
 
 
-def _plain(
-    seat: SeatState,
-    wager: Wager,
-    outcome: Outcome,
-    section: str,
-    hand: str | None = None,
-    notes: tuple[str, ...] = (),
-) -> SettlementLine:
-    return plain_line(seat, wager, outcome, section, hand, notes)
-
-
-def _three_card_line(state: DoubleCrossState, seat: SeatState) -> SettlementLine:
-    if not seat.exposed_for_three_card:
-        return _plain(
-            seat, Wager.THREE_CARD, Outcome.LOSE, S + "10(a)", notes=("cards not exposed",)
-        )
-    top = state.community[_INDEX[Position.TOP]]
-    cards = [*seat.hole, top]
+def _three_card_line(state: RoundState, seat: Seat) -> SettlementLine:
+    lose = S + "10(a)"
+    if seat.choices["three_card"] != "expose":
+        return plain_line(seat, W.THREE_CARD, Outcome.LOSE, lose, notes=("cards not exposed",))
+    cards = [*seat.cards, state.community[_INDEX[Position.TOP]]]
     hand = evaluate_three(cards)  # type: ignore[arg-type]
     text = describe_cards(cards, hand.category.name)
     match = lookup(state.ruleset.three_card_table, hand.category, None)
     if match.line is None or match.line.odds is None:
-        return _plain(seat, Wager.THREE_CARD, Outcome.LOSE, S + "10(a)", text)
-    return win_line(
-        seat=seat.seat,
-        player=seat.player,
-        wager=Wager.THREE_CARD,
-        stake_cents=seat.wagers[Wager.THREE_CARD],
-        odds=match.line.odds,
-        rounding=state.rounding,
-        section=S + "10(a); " + S + "11(c)",
-        hand=text,
-        pay_line=match.line.label,
-    )
+        return plain_line(seat, W.THREE_CARD, Outcome.LOSE, lose, text)
+    return win_line(seat=seat.seat, player=seat.player, wager=W.THREE_CARD,
+                    stake_cents=seat.wagers[W.THREE_CARD], odds=match.line.odds,
+                    rounding=state.rounding, section=S + "10(a); " + S + "11(c)", hand=text,
+                    pay_line=match.line.label)  # fmt: skip
 
 
-def _main_lines(
-    state: DoubleCrossState, seat: SeatState, dealer: list[tuple[FiveCardHand, str]]
-) -> list[SettlementLine]:
-    if seat.folded:
-        return [_plain(seat, Wager.ANTE, Outcome.FORFEITED, S + "10(c)(1)")]
+def _main_lines(state: RoundState, seat: Seat, dealer: list[Any]) -> list[SettlementLine]:
+    if seat.folded_at is not None:
+        return [plain_line(seat, W.ANTE, Outcome.FORFEITED, S + "10(c)(1)")]
     mine, mine_text = player_hand(state, seat.seat)
     if not dealer:  # the dealer's hand is the same for every seat: evaluate it once
         dealer.append(dealer_hand(state)[1:])
     theirs, theirs_text = dealer[0]
     described = f"{mine_text} vs dealer {theirs_text}"
     notes: tuple[str, ...] = ()
-    if seat.spoken_alignment is not None and seat.spoken_alignment is not seat.alignment:
-        notes = (
-            f"{S}10(g)(1): raises placed {seat.alignment} but player said "
-            f"{seat.spoken_alignment}; the placement governs",
-        )
+    placed, said = seat.params["alignment"], seat.params.get("spoken")
+    if said is not None and said != placed:
+        notes = (f"{S}10(g)(1): raises placed {placed} but player said {said}; "
+                 "the placement governs",)  # fmt: skip
     result = _compare(state, mine, theirs)
-    if result < 0:
-        return [
-            _plain(seat, wager, Outcome.LOSE, S + "10(g)(2)", described, notes)
-            for wager in _MAIN_WAGERS
-        ]
-    if result == 0:
-        return [
-            _plain(seat, wager, Outcome.PUSH, S + "10(g)(3)", described, notes)
-            for wager in _MAIN_WAGERS
-        ]
+    if result <= 0:
+        outcome, section = (Outcome.LOSE, "10(g)(2)") if result else (Outcome.PUSH, "10(g)(3)")
+        return [plain_line(seat, wager, outcome, S + section, described, notes)
+                for wager in _MAIN_WAGERS]  # fmt: skip
     match = lookup(state.ruleset.raise_table, mine.category, None)
     assert match.line is not None and match.line.odds is not None
-    lines = [
-        win_line(
-            seat=seat.seat,
-            player=seat.player,
-            wager=Wager.ANTE,
-            stake_cents=seat.wagers[Wager.ANTE],
-            odds=state.ruleset.ante_odds,
-            rounding=state.rounding,
-            section=S + "10(g)(3)",
-            hand=described,
-            pay_line="Ante",
-            notes=notes,
-        )
-    ]
-    lines.extend(
-        win_line(
-            seat=seat.seat,
-            player=seat.player,
-            wager=wager,
-            stake_cents=seat.wagers[wager],
-            odds=match.line.odds,
-            rounding=state.rounding,
-            section=S + "10(g)(3); " + S + "11(b)",
-            hand=described,
-            pay_line=match.line.label,
-            notes=notes,
-        )
-        for wager in (Wager.RAISE_1, Wager.RAISE_2)
-    )
-    return lines
+    ante = win_line(seat=seat.seat, player=seat.player, wager=W.ANTE,
+                    stake_cents=seat.wagers[W.ANTE], odds=state.ruleset.ante_odds,
+                    rounding=state.rounding, section=S + "10(g)(3)", hand=described,
+                    pay_line="Ante", notes=notes)  # fmt: skip
+    raises = [win_line(seat=seat.seat, player=seat.player, wager=wager,
+                       stake_cents=seat.wagers[wager], odds=match.line.odds,
+                       rounding=state.rounding, section=S + "10(g)(3); " + S + "11(b)",
+                       hand=described, pay_line=match.line.label, notes=notes)
+              for wager in (W.RAISE_1, W.RAISE_2)]  # fmt: skip
+    return [ante, *raises]
 
 
-def required_settlement(state: DoubleCrossState) -> Settlement:
+def settlement(state: RoundState) -> Settlement:
     """What the Double Cross rules require for every wager of the round so far.
 
     Three-card wagers are listed first (Section 10(a) settles them before any
@@ -723,89 +319,131 @@ def required_settlement(state: DoubleCrossState) -> Settlement:
     wagers already resolved under Section 10(a), which stand and are noted
     for the supervisor (Section 12 does not say what happens to them).
     """
-    opened = state.opened
-    options: list[tuple[str, str]] = [
-        ("rounding", state.rounding.name),
-        ("hand_comparison", str(state.ruleset.hand_comparison)),
-    ]
-    if opened.payout_limit_cents is not None:
-        options.append(("payout_limit_cents", str(opened.payout_limit_cents)))
+    options = [("rounding", state.rounding.name),
+               ("hand_comparison", str(state.ruleset.hand_comparison))]  # fmt: skip
+    if state.opened.payout_limit_cents is not None:
+        options.append(("payout_limit_cents", str(state.opened.payout_limit_cents)))
     common = settlement_header(state, options)
     ascending = [seat for _, seat in sorted(state.seats.items())]
-    three_card = [
-        _three_card_line(state, seat)
-        for seat in ascending
-        if Wager.THREE_CARD in seat.wagers and seat.exposed_for_three_card is not None
-    ]
+    three_card = [_three_card_line(state, seat) for seat in ascending
+                  if W.THREE_CARD in seat.wagers and "three_card" in seat.choices]  # fmt: skip
     if state.void_section is not None:
         resolved = {line.seat for line in three_card}
-        stand = tuple(
-            dataclasses.replace(
-                line,
-                notes=(
-                    *line.notes,
-                    "settled before the void; refer to a supervisor (Section 12 is silent)",
-                ),
-            )
-            for line in three_card
-        )
+        note = "settled before the void; refer to a supervisor (Section 12 is silent)"
+        stand = tuple(dataclasses.replace(line, notes=(*line.notes, note)) for line in three_card)
         returned = tuple(
-            _plain(
-                seat, wager, Outcome.RETURNED, state.void_section, notes=(state.void_reason or "",)
-            )
-            for seat in reversed(ascending)
-            for wager in (*_MAIN_WAGERS, Wager.THREE_CARD)
-            if wager in seat.wagers and not (wager == Wager.THREE_CARD and seat.seat in resolved)
-        )
-        return Settlement(
-            lines=stand + returned,
-            voided=True,
-            void_section=state.void_section,
-            complete=True,
-            **common,
-        )  # type: ignore[arg-type]
-    complete = state.phase in (Phase.SETTLEMENT, Phase.CLOSED)
+            plain_line(seat, wager, Outcome.RETURNED, state.void_section,
+                       notes=(state.void_reason or "",))
+            for seat in reversed(ascending) for wager in (*_MAIN_WAGERS, W.THREE_CARD)
+            if wager in seat.wagers and not (wager == W.THREE_CARD and seat.seat in resolved)
+        )  # fmt: skip
+        return Settlement(lines=stand + returned, voided=True, void_section=state.void_section,
+                          complete=True, **common)  # fmt: skip
+    done = complete(state)
     main: list[SettlementLine] = []
-    dealer: list[tuple[FiveCardHand, str]] = []
+    dealer: list[Any] = []
     for seat in reversed(ascending):
-        if not seat.participating:
-            continue
-        if seat.folded or complete:
+        if seat.participating and (seat.folded_at is not None or done):
             main.extend(_main_lines(state, seat, dealer))
-    limited = apply_payout_limit(
-        tuple(three_card + main),
-        limit_cents=opened.payout_limit_cents,
-        wagers=state.ruleset.payout_limit_wagers,
-        section=S + "11(d)",
-        group=lambda line: line.seat,
+    limited = apply_payout_limit(tuple(three_card + main),
+                                 limit_cents=state.opened.payout_limit_cents,
+                                 wagers=state.ruleset.payout_limit_wagers, section=S + "11(d)",
+                                 group=lambda line: line.seat)  # fmt: skip
+    return Settlement(lines=limited, complete=done, **common)
+
+
+_DEALING = {
+    DealingMethod.MANUAL_SHOE: DealingSections("7(b)", "7(c)", "7(e)(2)", "7(d)"),
+    DealingMethod.HAND: DealingSections("8(b)(3)", "8(c)", "7(e)(2)", "7(d)"),
+    DealingMethod.AUTOMATED_SHOE: DealingSections("9(b)(2)", "9(c)", "7(e)(2)", "7(d)"),
+}
+_SECTIONS = {  # what the engine cites for its generic checks
+    "seated": "6(b)", "wagers": "6(e)", "by_choice": "6(e)", "already_placed": "6(c)",
+    "after_no_more_bets": "6(c)", "decision_wager": "6(c)", "decisions": "10(c)",
+    "card_in_play": "2(a)", "card_count": "12(c)", "early_exposure": "10(a)",
+    "dealer_exposure": "10(e)", "no_spot": "10(f)", "card_mismatch": "10(h)",
+    "showdown": "10(f)", "settle": "10(g)", "collect": "10(a)", "close": "10(h)", "void": "12",
+    "irregularities": "12", "payout_limit": "11(d)",
+}  # fmt: skip
+_DEALER_ACTIONS = dict.fromkeys((DealerPaid, DealerCollected, WagerReturned), _verify_dealer_action)
+
+GAME = declare(
+    Game(
+        id=DOUBLE_CROSS_POKER,
+        name=NAME,
+        rulesets=(MA_DCP,),
+        layout=Layout(
+            seat_spots=("1", "2"),
+            dealer_spots=("1", "2"),
+            community_spots=COMMUNITY_DEAL_ORDER,
+            max_seats=None,
+        ),  # fmt: skip
+        wagers=(
+            WagerSpec(W.ANTE, "Ante", "6(a)"),
+            WagerSpec(W.RAISE_1, "Raise", "10(c)(2)", by_choice=True),
+            WagerSpec(W.RAISE_2, "Raise", "10(c)(2)", by_choice=True),
+            WagerSpec(W.THREE_CARD, "Three-card wager", "6(d)"),
+        ),
+        steps=(
+            Wagering(),
+            Deal(order=("seats", "dealer", "community")),
+            Reveal(Phase.FIRST_REVEAL, "10(a)", ("TOP", "ROW_3"), dealer=False),
+            Decide(
+                Phase.THREE_CARD,
+                "10(a)",
+                (Choice("expose"), Choice("keep_hidden")),
+                eligible=lambda seat: W.THREE_CARD in seat.wagers,
+                any_order=True,
+            ),
+            Decide(
+                Phase.PLAY_DECISION,
+                "10(c)",
+                (Choice("play", places=(W.RAISE_1, W.RAISE_2)), Choice("fold", folds=True)),
+            ),
+            Reveal(Phase.FINAL_REVEAL, "10(d)", ("ROW_1", "CENTER", "BOTTOM"), dealer=False),
+            Reveal(Phase.DEALER_REVEAL, "10(e)", ("1", "2")),
+            Showdown("10(f)"),
+        ),  # fmt: skip
+        settle=lambda state, seat: (),
+        settlement=settlement,
+        participates=lambda seat: W.ANTE in seat.wagers,
+        wager_rules=_three_card_rules,
+        opening_check=_opening_check,
+        checks={
+            CardDealt: _verify_deal,
+            ThreeCardElection: _verify_election,
+            PlayerFolded: _verify_decision,
+            PlayDeclared: _verify_decision,
+            StubCounted: _verify_stub,
+            IrregularityReported: _verify_irregularity,
+            **_DEALER_ACTIONS,
+        },  # fmt: skip
+        decisions={ThreeCardElection: _election, PlayDeclared: _play},
+        dealing=_DEALING,
+        remedies=Remedies(
+            face_up="12(a)",
+            voids={
+                IrregularityKind.INCORRECT_CARD_COUNT: (
+                    "12(c)",
+                    "a player or a card area had a wrong count",
+                ),
+                IrregularityKind.SHOE_MALFUNCTION: (
+                    "12(e)",
+                    "the automated dealing shoe failed during the round",
+                ),
+            },
+            referred=frozenset(
+                {
+                    IrregularityKind.COMMUNITY_CARD_EXPOSED_EARLY,
+                    IrregularityKind.DEALER_CARD_EXPOSED_EARLY,
+                }
+            ),
+            referred_note="{kind}: no Double Cross rule covers it; referred to the floor",
+        ),  # fmt: skip
+        stub_remedy=StubRemedy(
+            misdeal="cards misdealt but 52 remain in the deck",
+            mismatch="stub count {counted}, expected {expected}: deck removed",
+        ),
+        sections=_SECTIONS,
     )
-    return Settlement(lines=limited, complete=complete, **common)  # type: ignore[arg-type]
-
-
-_MACHINE = GameMachine(
-    name="Double Cross",
-    open=open_round,
-    required_settlement=required_settlement,
-    steps={
-        WagerPlaced: (_verify_wager, _place_wager),
-        NoMoreBets: (_verify_no_more_bets, _no_more_bets),
-        CardDealt: (_verify_deal, _deal),
-        CardExposed: (_verify_expose, _expose),
-        StubCounted: (_verify_stub, _count_stub),
-        ThreeCardElection: (_verify_election, _elect),
-        PlayerFolded: (_verify_decision, _decide),
-        PlayDeclared: (_verify_decision, _decide),
-        IrregularityReported: (_verify_irregularity, _irregularity),
-        RoundVoided: (None, lambda state, event: _void(state, "floor", event.reason)),
-        DealerPaid: (_verify_dealer_action, record_dealer_action),
-        DealerCollected: (_verify_dealer_action, record_dealer_action),
-        WagerReturned: (_verify_dealer_action, record_dealer_action),
-        RoundClosed: (_verify_close, lambda state, event: evolve(state, phase=Phase.CLOSED)),
-    },
-    closed=Phase.CLOSED,
-    voided=Phase.VOIDED,
-    closed_section="10(h)",
-    void_section="12",
-    after_void=(*AFTER_VOID, IrregularityReported),
 )
-register_game(GAME, DoubleCrossState, _MACHINE)
