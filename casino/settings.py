@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "audit",
     "tables",
     "progressives",
+    "operations",
 ]
 
 MIDDLEWARE = [
