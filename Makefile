@@ -29,6 +29,7 @@ test: install
 	scripts/ensure-redis.sh
 	scripts/ensure-chromium.sh
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/pytest
 
