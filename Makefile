@@ -1,7 +1,8 @@
 # The two commands of the README:
 #   make demo   install, build the demo casino on the embedded default (SQLite,
 #               eager Celery) and serve it on http://127.0.0.1:8000
-#   make test   install, make sure PostgreSQL is up, run the whole test suite
+#   make test   install, make sure PostgreSQL is up, run ruff, mypy (tables/rules),
+#               the import contract and the whole test suite (doctests included)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -28,6 +29,8 @@ test: install
 	scripts/ensure-redis.sh
 	scripts/ensure-chromium.sh
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/ruff check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/pytest
 
 $(VENV)/.bench-installed: $(VENV)/.installed

@@ -1,8 +1,8 @@
 """The day seals in the admin: read-only, with the public key to hand, and
 the Exports page from which a sealed day's export is downloaded.
 
-The Exports page and its download links are for the roles of
-``audit.downloads.EXPORT_ROLES`` (others get 403); every download goes
+The Exports page and its download links are for the export readers'
+roles (``audit.downloads.may_download``; others get 403); every download goes
 through ``download_export``, which has it recorded in the ledger.
 """
 

@@ -23,13 +23,11 @@ from pathlib import Path
 from django.conf import settings
 from django.http import FileResponse
 
+from audit import providers
 from audit.exports import export_day, export_name, record_download
 from audit.models import DaySeal
 from audit.records import Actor, roles_of
-from casino.roles import Role
 
-#: The roles that may download exports, in the admin and through the API alike.
-EXPORT_ROLES = frozenset({Role.REGULATOR, Role.FINANCE, Role.SHIFT_SUPERVISOR, Role.ADMINISTRATOR})
 ZIP_CONTENT_TYPE = "application/zip"
 SEAL_HEADER = "X-Pitboss-Seal"
 
@@ -46,8 +44,9 @@ class DayNotSealed(Exception):
 
 
 def may_download(user) -> bool:
-    """Whether ``user`` holds one of the roles that may download exports."""
-    return bool(roles_of(user) & EXPORT_ROLES)
+    """Whether ``user`` holds one of the roles that may download exports (in
+    the admin and through the API alike; registered, ``audit.providers``)."""
+    return bool(roles_of(user) & providers.roles().export_readers)
 
 
 def parse_day(text: str) -> datetime.date:

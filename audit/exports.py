@@ -34,6 +34,7 @@ from typing import Any
 
 from django.db import connection, models
 
+from audit import providers
 from audit.hashing import canonical_json, format_timestamp
 from audit.ledger import Actor, NewEvent, append
 from audit.models import DaySeal
@@ -176,7 +177,7 @@ def _prior_heads(start: datetime.datetime, end: datetime.datetime) -> Iterator[t
 
 
 def _close_events(day: datetime.date) -> Iterator[tuple[Any, ...]]:
-    """The day's close stream (``casino.close``) up to and including
+    """The day's close stream (``operations.close``) up to and including
     ``close.sealed``: what the close had done when it wrote the export, so an
     export written again later is the same, byte for byte."""
     sql = (
@@ -240,32 +241,8 @@ def _csv_rows(queryset: models.QuerySet) -> Iterator[list[str]]:
 
 
 def _read_models(day: datetime.date, start: datetime.datetime, end: datetime.datetime):
-    from django.db.models import Q
-
-    from tables.models import (
-        ComplianceFinding,
-        Deck,
-        Finding,
-        Round,
-        Slip,
-        TableDay,
-        TableDayFigures,
-        Variance,
-    )
-
-    in_use = Q(received_at__lt=end) & (Q(removed_at__isnull=True) | Q(removed_at__gte=start))
-    return [
-        ("rounds.csv", Round.objects.filter(gaming_day=day)),
-        ("findings.csv", Finding.objects.filter(gaming_day=day)),
-        ("slips.csv", Slip.objects.filter(gaming_day=day)),
-        ("table_days.csv", TableDay.objects.filter(gaming_day=day)),
-        ("decks.csv", Deck.objects.filter(in_use)),
-        ("compliance.csv", ComplianceFinding.objects.filter(gaming_day=day)),
-        # The close's reconciliation (empty until the day is closed).
-        ("win_report.csv", TableDayFigures.objects.filter(gaming_day=day).order_by("table_id")),
-        ("variances.csv",
-         Variance.objects.filter(gaming_day=day).order_by("table_id", "kind")),
-    ]
+    """The registered read models' CSVs (``audit.providers``: the apps' files)."""
+    return [(file.name, file.rows(day, start, end)) for file in providers.export_files()]
 
 
 # --- writing --------------------------------------------------------------------------

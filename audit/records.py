@@ -135,9 +135,9 @@ class Actor:
 
     @classmethod
     def system(cls, name: str, *, source: str = "job") -> Actor:
-        from casino.roles import Role
+        from audit import providers
 
-        return cls(username=name, roles=frozenset({Role.SYSTEM.value}), source=source)
+        return cls(username=name, roles=frozenset({providers.roles().system}), source=source)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Gaming-day seals: a signed Merkle root over every stream the day touched.
 
 Which events belong to a day. An event belongs to the gaming day whose
-[start, end) bounds (``Casino.gaming_day_bounds``) contain its
+[start, end) bounds (the registered calendar's ``gaming_day_bounds``,
+``audit.providers``; the casino's) contain its
 ``recorded_at``: the ledger's own clock, never the device's ``occurred_at``.
 A late correction therefore falls into the day it is *recorded*, not the day
 it corrects, and a closed day's set of events can never grow: once the day
@@ -57,6 +58,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from audit import providers
 from audit.hashing import (
     GENESIS_HASH,
     canonical_json,
@@ -65,8 +67,8 @@ from audit.hashing import (
     format_timestamp,
 )
 from audit.models import DaySeal
+from audit.providers import GamingDayCalendar
 from audit.storage import json_text, loads_json, stamp, stream_rows, timestamp_text
-from casino.models import Casino
 
 SEAL_FORMAT = "pitboss-day-seal/1"
 MERKLE_CONSTRUCTION = "RFC 6962 section 2.1 Merkle Tree Hash, SHA-256, leaves sorted by stream_id"
@@ -181,9 +183,11 @@ class DayWalk:
     problems: list[str] = field(default_factory=list)
 
 
-def day_window(day: datetime.date, casino: Casino | None = None) -> tuple[datetime.datetime, ...]:
-    casino = casino or Casino.current()
-    start, end = casino.gaming_day_bounds(day)
+def day_window(
+    day: datetime.date, calendar: GamingDayCalendar | None = None
+) -> tuple[datetime.datetime, ...]:
+    calendar = calendar or providers.calendar()
+    start, end = calendar.gaming_day_bounds(day)
     return start.astimezone(datetime.UTC), end.astimezone(datetime.UTC)
 
 
@@ -216,9 +220,9 @@ def _day_rows(start: datetime.datetime, end: datetime.datetime) -> Iterator[tupl
     return stream_rows(sql, [start, end], PAGE)
 
 
-def walk_day(day: datetime.date, casino: Casino | None = None) -> DayWalk:
+def walk_day(day: datetime.date, calendar: GamingDayCalendar | None = None) -> DayWalk:
     """Recompute every hash and link of the day's events and the heads' root."""
-    start, end = day_window(day, casino)
+    start, end = day_window(day, calendar)
     walk = DayWalk()
     root = MerkleRoot()
     current: tuple[str, int, str] | None = None
@@ -285,7 +289,7 @@ def seal_day(day: datetime.date, *, now: datetime.datetime | None = None) -> Day
     existing = DaySeal.objects.filter(gaming_day=day).first()
     if existing is not None:
         return existing
-    casino = Casino.current()
+    casino = providers.calendar()
     now = now or timezone.now()
     start, end = day_window(day, casino)
     if now < end:

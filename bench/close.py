@@ -301,7 +301,7 @@ class Timed:
 
 def _export_sizes(name: str) -> tuple[int, int]:
     """The export directory's bytes, and its largest file's."""
-    from casino.close import export_root
+    from operations.close import export_root
 
     directory = export_root() / name
     sizes = [path.stat().st_size for path in directory.rglob("*") if path.is_file()] \
@@ -333,7 +333,7 @@ def worker_close(day: datetime.date, workers: int) -> dict[str, Any]:
     import audit.projections
     import audit.seals
     from audit.ledger import read_stream
-    from casino.close import close_gaming_day, close_stream_id
+    from operations.close import close_gaming_day, close_stream_id
 
     LedgerClock.install()
     _, end = day_bounds(day)
@@ -410,7 +410,7 @@ def worker_profile(day: datetime.date, lines: int) -> dict[str, Any]:
     import io
     import pstats
 
-    from casino.close import close_gaming_day
+    from operations.close import close_gaming_day
 
     LedgerClock.install()
     _, end = day_bounds(day)

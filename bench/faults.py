@@ -459,8 +459,8 @@ def bench_killed_close(url: str, options: argparse.Namespace, workdir: Path) -> 
     from celery import Celery
 
     from audit.ledger import read_stream
-    from casino.close import STAGES, close_stream_id
     from casino.models import Casino, Jurisdiction
+    from operations.close import STAGES, close_stream_id
     from tables.models import DealingMethod, Game, Table
     from tables.simulation import TablePlan, simulate_table_days
 
@@ -585,7 +585,7 @@ def _crew() -> Any:
     from django.contrib.auth.models import Group, User
 
     from casino.roles import Role
-    from tests.casino.test_close import CREW
+    from tests.operations.test_close import CREW
 
     for role in Role:
         user, _ = User.objects.get_or_create(username=role.value.replace(" ", "_"))

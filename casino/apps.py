@@ -7,9 +7,17 @@ class CasinoConfig(AppConfig):
     verbose_name = "Casino"
 
     def ready(self) -> None:
-        # System checks; the close stream, its events and projection; the close's schedule.
-        from casino import checks, close, schedule  # noqa: F401
+        from audit import providers
+        from casino import checks  # noqa: F401  (system checks)
+        from casino.models import Casino
         from casino.permissions import sync_role_permissions
+        from casino.roles import EXPORT_READERS, Role
 
+        # What the ledger knows of the casino, by registration (it imports no app).
+        providers.register_calendar(Casino.current)
+        providers.register_roles(providers.LedgerRoles(
+            system=Role.SYSTEM.value,
+            export_readers=frozenset(role.value for role in EXPORT_READERS),
+        ))  # fmt: skip
         # Every app's post_migrate: permissions of later apps exist only by then.
         post_migrate.connect(sync_role_permissions, dispatch_uid="casino.sync_role_permissions")

@@ -24,3 +24,8 @@ class Role(StrEnum):
 
 #: Roles that may only read: they never append anything.
 READ_ONLY_ROLES = frozenset({Role.REGULATOR})
+
+#: Roles that may download a sealed gaming day's regulator export.
+EXPORT_READERS = frozenset(
+    {Role.REGULATOR, Role.FINANCE, Role.SHIFT_SUPERVISOR, Role.ADMINISTRATOR}
+)

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "audit",
     "tables",
     "progressives",
+    "operations",
 ]
 
 MIDDLEWARE = [
@@ -150,7 +151,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # The timeout is short on purpose, shorter than the longest job (the close of a
 # large day, bench/README.md): every job is idempotent and resumable, and a
 # close delivered while another run of it is alive waits its turn
-# (casino.close.CloseBusy), so an early re-delivery costs a retry, not a wrong
+# (operations.close.CloseBusy), so an early re-delivery costs a retry, not a wrong
 # answer. Countdowns (retries) stay below the timeout, or they would be
 # delivered again before they are due.
 CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 60)

@@ -6,5 +6,14 @@ class TablesConfig(AppConfig):
     verbose_name = "Tables and rounds"
 
     def ready(self) -> None:
-        # Register round event types, the round stream kind and projections.
-        from tables import compliance, count, decks, projections, round_events, table_day  # noqa: F401
+        # Register round event types, the round stream kind, projections and
+        # the read models the ledger's exports carry.
+        from tables import (  # noqa: F401
+            compliance,
+            count,
+            decks,
+            exports,
+            projections,
+            round_events,
+            table_day,
+        )

@@ -3,7 +3,7 @@ its variances with a drill-down to a table's day and its rounds, theoretical
 against actual win as server-drawn SVG charts, and the report as CSV and as a
 PDF to sign.
 
-Everything here reads what the close reconciled (``casino.close``:
+Everything here reads what the close reconciled (``operations.close``:
 ``DayClose``, ``TableDayFigures``, ``Variance``) and the rounds read model;
 nothing is computed twice. Totals are sums of integer cents; a hold is the
 exact ``Fraction`` win ÷ drop, rounded half to even to hundredths of a

@@ -1,5 +1,5 @@
 """The gaming-day close at the boundary (django-celery-beat), as data: the
-crontab follows the casino's boundary and time zone (``casino.schedule``
+crontab follows the casino's boundary and time zone (``operations.schedule``
 keeps it in step when the casino is saved); editable in the admin."""
 
 from django.db import migrations

@@ -27,9 +27,10 @@ What is exact and what is simulated:
 * Double Cross under ``optimal``: fold or play an alignment by rollouts of the
   unseen cards (Section 10(c)); whole-game figures simulated.
 
+>>> from tables.rules.rulesets import PA_674A_2019
 >>> sheet = five_card_bonus_sheet(PA_674A_2019)
 >>> sheet.total, sheet.house_edge
-(2598960, Fraction(...))
+(2598960, Fraction(7653, 216580))
 """
 
 from __future__ import annotations

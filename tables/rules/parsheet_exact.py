@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations, combinations_with_replacement
 from operator import mul
@@ -287,36 +287,47 @@ class HoleSolver:
 
     def solve(self) -> ClassResult:
         """Optimal Across, Down and Middle play for this two-card hand."""
-        totals = {x: [0, 0, [0, 0, 0], [0, 0, 0]] for x in (1, 3)}
+        totals = {x: _Totals() for x in (1, 3)}
         for a, b, count in self.pairs(self.weights):
             stage = self.down_stage(a, b)
             for x in (1, 3):
                 value, wagered, down, middle = stage[x]
                 slot = totals[x]
-                slot[0] += count * value
-                slot[1] += count * wagered
+                slot.value += count * value
+                slot.wagered += count * wagered
                 for i in range(3):
-                    slot[2][i] += count * down[i] * DOWN_DEN
-                    slot[3][i] += count * middle[i] * CENTERS
+                    slot.down[i] += count * down[i] * DOWN_DEN
+                    slot.middle[i] += count * middle[i] * CENTERS
         fold = -2 * ACROSS_DEN
         one, three = totals[1], totals[3]
-        if one[0] >= three[0] and one[0] >= fold:
+        if one.value >= three.value and one.value >= fold:
             across, chosen = 1, one
-        elif three[0] >= fold:
+        elif three.value >= fold:
             across, chosen = 3, three
         else:
-            across, chosen = 0, [fold, -fold, [0, 0, 0], [0, 0, 0]]
+            across, chosen = 0, _Totals(fold, -fold)
         return ClassResult(
             hole=self.hole,
             across=across,
             value_fold=Fraction(-2),
-            value_1x=Fraction(one[0], ACROSS_DEN),
-            value_3x=Fraction(three[0], ACROSS_DEN),
-            value=chosen[0],
-            wagered=chosen[1],
-            down=(chosen[2][0], chosen[2][1], chosen[2][2]),
-            middle=(chosen[3][0], chosen[3][1], chosen[3][2]),
+            value_1x=Fraction(one.value, ACROSS_DEN),
+            value_3x=Fraction(three.value, ACROSS_DEN),
+            value=chosen.value,
+            wagered=chosen.wagered,
+            down=(chosen.down[0], chosen.down[1], chosen.down[2]),
+            middle=(chosen.middle[0], chosen.middle[1], chosen.middle[2]),
         )
+
+
+@dataclass(slots=True)
+class _Totals:
+    """One Across multiple's sums over the ROW deals, over ``ACROSS_DEN``: value,
+    wagered, and the Down and Middle decisions (fold, 1x, 3x)."""
+
+    value: int = 0
+    wagered: int = 0
+    down: list[int] = field(default_factory=lambda: [0, 0, 0])
+    middle: list[int] = field(default_factory=lambda: [0, 0, 0])
 
 
 @dataclass(frozen=True, slots=True)

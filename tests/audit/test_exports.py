@@ -160,7 +160,7 @@ def test_the_verifier_says_when_it_could_not_check_the_signature(exported, tmp_p
     assert done.returncode == 3
 
 
-# close_events.jsonl is empty before the close (its tampering: tests/casino/test_close.py).
+# close_events.jsonl is empty before the close (its tampering: tests/operations/test_close.py).
 @pytest.mark.parametrize("name", [name for name in DAY_FILES if name != "close_events.jsonl"])
 def test_a_changed_byte_in_any_file_is_named(exported, name):
     path = exported / name

@@ -10,7 +10,7 @@ from casino.models import Casino, Jurisdiction
 from casino.roles import Role
 from tables.models import DealingMethod, Game, Table
 from tests.browser.conftest import ARTIFACTS
-from tests.casino.test_close import TEST_KEY, LedgerClock
+from tests.operations.test_close import TEST_KEY, LedgerClock
 from tests.tables.test_finance_views import DAY, SHORTAGES, play_and_close
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True),

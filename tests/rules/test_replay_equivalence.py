@@ -31,10 +31,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from tables.rules.cards import Card
+from tables.rules.declaration import Game
 from tables.rules.engine import Automation, RuleViolation
 from tables.rules.events import ROUND_EVENT_TYPES, Event
 from tables.rules.replay import replay
-from tables.rules.declaration import Game
 from tables.rules.rulesets import CrissCrossRuleSet, DoubleCrossRuleSet, get_ruleset
 from tables.rules.simulate import (
     DealerError,

@@ -21,13 +21,13 @@ from fractions import Fraction
 
 import pytest
 
-from casino.close import close_gaming_day
 from casino.models import Casino, DayClose, Jurisdiction
 from casino.roles import Role
+from operations.close import close_gaming_day
 from tables.finance import CSV_COLUMNS, FINANCE_ROLES, nice_scale
 from tables.models import DealingMethod, Game, Round, Table, TableDay, TableDayFigures
 from tables.simulation import TableDayPlan, simulate_table_days
-from tests.casino.test_close import CREW, PLANS, TEST_KEY, LedgerClock
+from tests.operations.test_close import CREW, PLANS, TEST_KEY, LedgerClock
 
 pytestmark = pytest.mark.django_db
 

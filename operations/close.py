@@ -660,7 +660,7 @@ def _clear_closes() -> None:
 
 CLOSES = register(
     Projection(
-        name="casino.closes",
+        name="casino.closes",  # its checkpoint row is kept under this name
         description="Each gaming day's close, and the figures and variances it reconciled.",
         event_types=frozenset(STAGES),
         apply=_apply_closes,

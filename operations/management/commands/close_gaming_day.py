@@ -9,8 +9,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from tqdm import tqdm
 
-from casino.close import CloseRefused, close_gaming_day
 from casino.models import Casino
+from operations.close import CloseRefused, close_gaming_day
 from tables.reconciliation import dollars
 
 

@@ -10,7 +10,7 @@ from casino.models import Casino
 CLOSE_TASK = "casino.close_due_day"
 
 
-@receiver(post_save, sender=Casino, dispatch_uid="casino.schedule.follow_boundary")
+@receiver(post_save, sender=Casino, dispatch_uid="operations.schedule.follow_boundary")
 def follow_boundary(sender, instance: Casino, **kwargs) -> None:
     """Point the close's PeriodicTask at a crontab of the casino's boundary
     (minute, hour) in its time zone."""

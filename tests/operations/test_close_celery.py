@@ -35,13 +35,13 @@ import pytest
 from django.conf import settings
 
 from audit.ledger import read_stream
-from casino import close
-from casino.close import STAGE_NAMES, STAGES, close_stream_id
 from casino.models import Casino, DayClose, DayCloseStatus, Jurisdiction
+from operations import close
+from operations.close import STAGE_NAMES, STAGES, close_stream_id
 from tables.models import DealingMethod, Game, Table, TableDayFigures
 from tables.simulation import TablePlan, simulate_table_days
 from tables.win import day_win
-from tests.casino.test_close import CREW, DAY, TEST_KEY, LedgerClock
+from tests.operations.test_close import CREW, DAY, TEST_KEY, LedgerClock
 from tests.tables.test_deck_job_celery import flushed_broker, stop, test_database_url
 
 #: Without REDIS_URL, a Redis database nothing else uses (the deck job's test

@@ -1,8 +1,8 @@
-"""Celery wrappers of the gaming-day close (``casino.close``).
+"""Celery wrappers of the gaming-day close (``operations.close``).
 
 ``close_due_day`` is what Celery beat runs at the gaming-day boundary (the
 PeriodicTask from migration ``casino.0004``, kept on the casino's boundary
-and time zone by ``casino.schedule``): it closes the day that just ended. A
+and time zone by ``operations.schedule``): it closes the day that just ended. A
 day that cannot close yet (tables open, drops not counted) is retried every
 15 minutes until it can; a shift supervisor may force it from the command.
 ``close_gaming_day_task`` closes a given day and reports its progress as
@@ -26,8 +26,8 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from casino.close import CloseBusy, CloseRefused, close_gaming_day
 from casino.models import Casino
+from operations.close import CloseBusy, CloseRefused, close_gaming_day
 
 logger = logging.getLogger(__name__)
 RETRY_SECONDS = 15 * 60
@@ -40,6 +40,8 @@ def countdown(seconds: float) -> float:
     return max(1.0, min(seconds, settings.CELERY_VISIBILITY_TIMEOUT / 2))
 
 
+# The task names predate this app and are kept: beat's PeriodicTask rows
+# (migration casino.0004) and running workers know them by name.
 @shared_task(bind=True, name="casino.close_gaming_day", max_retries=None, **CLOSE_LIMITS)
 def close_gaming_day_task(self, day: str, requested_by: str, force: bool = False) -> str:
     def progress(stage: str, done: int, total: int) -> None:

@@ -145,8 +145,8 @@ class Command(BaseCommand):
 
         from django.utils import timezone
 
-        from casino.close import close_gaming_day
         from casino.models import current_gaming_day
+        from operations.close import close_gaming_day
         from tables.models import Round
         from tables.simulation import (
             TableDayPlan,

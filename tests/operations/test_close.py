@@ -1,4 +1,4 @@
-"""The gaming-day close (``casino.close``): tables checked, rounds replayed,
+"""The gaming-day close (``operations.close``): tables checked, rounds replayed,
 each table reconciled, the day sealed and exported — one ledger event per
 stage, idempotent and resumable.
 
@@ -20,9 +20,9 @@ import pytest
 
 from audit import errors
 from audit.ledger import Actor, NewEvent, append, iter_all, read_stream
-from casino import close
-from casino.close import CloseRefused, close_gaming_day, close_stream_id
 from casino.models import Casino, DayClose, DayCloseStatus, Jurisdiction, VariancePolicy
+from operations import close
+from operations.close import CloseRefused, close_gaming_day, close_stream_id
 from tables.models import DealingMethod, Game, Table, TableDayFigures, Variance
 from tables.rules.events import Wager
 from tables.rules.house_edge import CRISS_CROSS_GAME, DOUBLE_CROSS_GAME, FIVE_CARD_BONUS, THREE_CARD
@@ -320,7 +320,7 @@ def test_the_command_closes_a_day_with_a_progress_bar(casino, play, capsys):
 
 
 def test_the_beat_task_closes_the_day_or_says_what_it_waits_for(casino, play):
-    from casino.tasks import close_due_day
+    from operations.tasks import close_due_day
 
     play(TableDayPlan(unverified=frozenset({"D1"})))
     waiting = close_due_day.apply(kwargs={"day": str(DAY)}).get()

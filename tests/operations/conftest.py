@@ -1,4 +1,4 @@
 """The close's fixtures (a casino with two tables, the ledger clock, simulated
 table days) for every test of this package."""
 
-from tests.casino.test_close import casino, ledger_clock, play  # noqa: F401
+from tests.operations.test_close import casino, ledger_clock, play  # noqa: F401

@@ -9,7 +9,7 @@ from django.test import Client
 from casino.models import DayClose, DayCloseStatus
 from casino.roles import Role
 from tables.simulation import TableDayPlan
-from tests.casino.test_close import DAY
+from tests.operations.test_close import DAY
 
 pytestmark = pytest.mark.django_db
 URL = "/admin/casino/dayclose/close/"
