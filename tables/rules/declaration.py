@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tables.rules.events import DealingMethod, Event, WagerPlaced
 from tables.rules.irregularities import Remedies, StubRemedy
@@ -277,6 +277,19 @@ class GameRuleSet:
         return self.effective_to is None or day <= self.effective_to
 
 
+class RuleSetLike(Protocol):
+    """What the engine reads of a rule set (a :class:`GameRuleSet`, or a chapter's own class)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def chapter(self) -> str: ...
+    @property
+    def notes(self) -> tuple[str, ...]: ...
+    def section(self, number: str) -> str: ...
+    def in_force(self, day: datetime.date, /) -> bool: ...
+
+
 Decided = tuple[str, Mapping[str, int], Mapping[str, Any]]
 """A decision as the engine applies it: the choice, the wagers it places, its parameters."""
 
@@ -287,7 +300,7 @@ class Game:
 
     id: str
     name: str
-    rulesets: tuple[GameRuleSet, ...]
+    rulesets: tuple[RuleSetLike, ...]
     layout: Layout
     wagers: tuple[WagerSpec, ...]
     steps: tuple[Step, ...]

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from tables.rules.events import Event, RoundOpened, Wager
+from tables.rules.events import Event, RoundOpened
 from tables.rules.money import Odds, RoundingPolicy, winnings
 from tables.rules.rulesets import PayLine
 
@@ -122,7 +122,7 @@ class SettlementLine:
 
     seat: int
     player: str
-    wager: Wager
+    wager: str
     stake_cents: int
     outcome: Outcome
     amount_cents: int
@@ -158,7 +158,7 @@ class Settlement:
     options_applied: tuple[tuple[str, str], ...] = ()
     notes: tuple[str, ...] = ()
 
-    def line(self, seat: int, wager: Wager) -> SettlementLine | None:
+    def line(self, seat: int, wager: str) -> SettlementLine | None:
         """The line for ``seat``'s ``wager``, if the seat placed it."""
         for line in self.lines:
             if line.seat == seat and line.wager == wager:
@@ -215,7 +215,7 @@ def win_line(
     *,
     seat: int,
     player: str,
-    wager: Wager,
+    wager: str,
     stake_cents: int,
     odds: Odds,
     rounding: RoundingPolicy,
@@ -244,7 +244,7 @@ def win_line(
 
 def plain_line(
     seat: Any,
-    wager: Wager,
+    wager: str,
     outcome: Outcome,
     section: str,
     hand: str | None = None,
@@ -431,7 +431,7 @@ def evolve(value: _T, /, **changes: Any) -> _T:
             items[positions[name]] = item
     except KeyError:
         return value._replace(**changes)  # type: ignore[attr-defined,no-any-return]
-    return tuple.__new__(cls, items)  # type: ignore[type-var,no-any-return]
+    return tuple.__new__(cls, items)  # type: ignore[type-var]
 
 
 def seats_mapping(seats: Iterable[Any]) -> Mapping[int, Any]:

@@ -153,7 +153,7 @@ class IrregularityKind(enum.StrEnum):
     PLAYER_LEFT_TABLE = "PLAYER_LEFT_TABLE"
 
 
-class Options(tuple):  # type: ignore[type-arg]
+class Options(tuple[tuple[str, Any], ...]):
     """Named opening options, stored as a JSON object of scalars, held sorted.
 
     A tuple of ``(name, value)`` pairs so that events stay hashable values.

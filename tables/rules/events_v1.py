@@ -197,7 +197,7 @@ def _lift(v1: type[Event], build: Callable[[Any], Event]) -> Upcaster:
     return upcast
 
 
-def _dealer_action(v2: type[Event]) -> Callable[[Any], Event]:
+def _dealer_action(v2: Callable[..., Event]) -> Callable[[Any], Event]:
     return lambda old: v2(seat=old.seat, wager=str(old.wager), amount_cents=old.amount_cents)
 
 

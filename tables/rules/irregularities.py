@@ -44,8 +44,8 @@ class Remedies:
     """
 
     face_up: str
-    voids: Mapping[IrregularityKind, tuple[str, str]]
-    referred: frozenset[IrregularityKind] = frozenset()
+    voids: Mapping[str, tuple[str, str]]
+    referred: frozenset[str] = frozenset()
     referred_note: str = "{kind}: referred to the floor"
 
 

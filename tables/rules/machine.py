@@ -23,7 +23,7 @@ States are values: :func:`apply` returns a new state and never changes one.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from tables.rules.cards import Card
 from tables.rules.declaration import Deal, Decide, Game, Reveal, Showdown, Wagering
@@ -276,7 +276,7 @@ def _refuse_choice(
     if choice is None:
         offered = ", ".join(item.name for item in step.choices)
         return Refusal(section, f"the choices now are {offered}", what)
-    seat_number = event.seat  # type: ignore[attr-defined]
+    seat_number: int = getattr(event, "seat", 0)
     if step.any_order and seat_number not in state.pending:
         return Refusal(section, f"seat {seat_number} has no decision pending", "seat")
     if not step.any_order and state.to_act != seat_number:
@@ -464,7 +464,8 @@ def verify(state: RoundState, event: Event) -> Refusal | None:
         return Refusal("round", f"{event.TYPE} does not belong in a {game.name} round", None)
     if state.phase == VOIDED and not isinstance(event, (*_AFTER_VOID, IrregularityReported)):
         return Refusal(state.void_section or state.cite("void"), "the round is void", None)
-    return check(state, event)  # type: ignore[no-any-return]
+    refusal: Refusal | None = check(state, event)
+    return refusal
 
 
 def can_apply(state: RoundState, event: Event) -> bool:
@@ -519,9 +520,9 @@ def _decision(state: RoundState, event: Decision) -> RoundState:
     return _decide(state, event.seat, event.choice, amounts, dict(event.params))
 
 
-def _recorded_decision(state: RoundState, event: Event) -> RoundState:
+def _recorded_decision(state: RoundState, event: Any) -> RoundState:
     choice, amounts, params = state.game.decisions[type(event)](event)
-    return _decide(state, event.seat, choice, amounts, params)  # type: ignore[attr-defined]
+    return _decide(state, event.seat, choice, amounts, params)
 
 
 def _no_more_bets(state: RoundState, event: NoMoreBets) -> RoundState:
@@ -565,7 +566,7 @@ def _expose(state: RoundState, event: CardExposed) -> RoundState:
 
 
 def _void(state: RoundState, section: str, reason: str) -> RoundState:
-    return void(state, VOIDED, section, reason)  # type: ignore[no-any-return]
+    return cast(RoundState, void(state, VOIDED, section, reason))
 
 
 def _irregularity(state: RoundState, event: IrregularityReported) -> RoundState:
@@ -580,7 +581,7 @@ def _irregularity(state: RoundState, event: IrregularityReported) -> RoundState:
 def _stub(state: RoundState, event: StubCounted) -> RoundState:
     section = state.section(_dealing(state).stub_wrong)
     remedy = state.game.stub_remedy
-    return count_stub(state, event, section=section, remedy=remedy, void=_void)  # type: ignore[no-any-return]
+    return cast(RoundState, count_stub(state, event, section=section, remedy=remedy, void=_void))
 
 
 def _revealed(state: RoundState, step: Reveal) -> bool:
@@ -675,7 +676,8 @@ def apply(state: RoundState, event: Event) -> RoundState:
     if refusal is not None:
         raise RuleViolation.from_refusal(refusal)
     step = _STEPS.get(type(event), _recorded_decision)
-    return step(state, event)  # type: ignore[no-any-return]
+    after: RoundState = step(state, event)
+    return after
 
 
 # -------------------------------------------------------------- settlement
@@ -721,8 +723,8 @@ def required_settlement(state: RoundState) -> Settlement:
         decided = seat.folded_at or seat.abandoned or (dealt and not seat.participating)
         if not seat.wagers or not (done or decided):
             continue
-        lines = {line.wager: line for line in game.settle(state, seat)}
-        settled.extend(lines[name] for name in order if name in lines)
+        by_wager = {line.wager: line for line in game.settle(state, seat)}
+        settled.extend(by_wager[name] for name in order if name in by_wager)
     limit = state.opened.payout_limit_cents
     if limit is not None:
         wagers = getattr(ruleset, "payout_limit_wagers", game.handle_wagers)

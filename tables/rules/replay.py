@@ -69,7 +69,7 @@ class Finding:
 
     kind: FindingKind
     seat: int
-    wager: Wager
+    wager: str
     expected_cents: int
     recorded_cents: int
     section: str
@@ -128,19 +128,23 @@ def findings_for(settlement: Settlement, events: Sequence[Event]) -> tuple[Findi
 
     For an incomplete round only wagers already resolved are judged.
     """
-    paid: dict[tuple[int, Wager], int] = {}
-    collected: dict[tuple[int, Wager], int] = {}
-    returned: dict[tuple[int, Wager], int] = {}
-    buckets = {DealerPaid: paid, DealerCollected: collected, WagerReturned: returned}
-    placed: set[tuple[int, Wager]] = set()
-    order: list[tuple[int, Wager]] = []
+    paid: dict[tuple[int, str], int] = {}
+    collected: dict[tuple[int, str], int] = {}
+    returned: dict[tuple[int, str], int] = {}
+    buckets: dict[type[Event], dict[tuple[int, str], int]] = {
+        DealerPaid: paid,
+        DealerCollected: collected,
+        WagerReturned: returned,
+    }
+    placed: set[tuple[int, str]] = set()
+    order: list[tuple[int, str]] = []
     for event in events:
-        kind = type(event)
-        bucket = buckets.get(kind)
+        event_type = type(event)
+        bucket = buckets.get(event_type)
         if bucket is None:
-            if kind is WagerPlaced:
+            if event_type is WagerPlaced:
                 placed.add((event.seat, event.wager))  # type: ignore[attr-defined]
-            elif kind is PlayDeclared:
+            elif event_type is PlayDeclared:
                 placed.add((event.seat, Wager.RAISE_1))  # type: ignore[attr-defined]
                 placed.add((event.seat, Wager.RAISE_2))  # type: ignore[attr-defined]
             continue
@@ -149,7 +153,7 @@ def findings_for(settlement: Settlement, events: Sequence[Event]) -> tuple[Findi
             order.append(key)
         bucket[key] = bucket.get(key, 0) + event.amount_cents  # type: ignore[attr-defined]
     findings: list[Finding] = []
-    judged: set[tuple[int, Wager]] = set()
+    judged: set[tuple[int, str]] = set()
     for line in settlement.lines:
         key = (line.seat, line.wager)
         judged.add(key)

@@ -422,7 +422,7 @@ RULESETS: Mapping[str, Any] = _AllRuleSets()
 """Every rule set by its stable id, the declared games' included."""
 
 
-def get_ruleset(ruleset_id: str) -> RuleSet:
+def get_ruleset(ruleset_id: str) -> Any:
     """Return the rule set with ``ruleset_id``.
 
     >>> get_ruleset("MA-DCP-UNDATED").game
@@ -436,7 +436,7 @@ def get_ruleset(ruleset_id: str) -> RuleSet:
         raise KeyError(f"unknown rule set {ruleset_id!r}") from None
 
 
-def ruleset_for(game: str, jurisdiction: str, gaming_day: datetime.date) -> RuleSet:
+def ruleset_for(game: str, jurisdiction: str, gaming_day: datetime.date) -> Any:
     """Return the rule set in force for ``game`` in ``jurisdiction`` on ``gaming_day``.
 
     >>> ruleset_for("criss_cross_poker", "PA", datetime.date(2017, 3, 1)).id

@@ -18,7 +18,6 @@ from typing import Any
 
 from tables.rules.cards import STANDARD_DECK, Card
 from tables.rules.engine import Outcome, SettlementLine, lookup, plain_line
-from tables.rules.events import Wager
 from tables.rules.money import RoundingPolicy, winnings
 from tables.rules.rulesets import PayLine
 
@@ -51,7 +50,7 @@ def counterclockwise(seats: Mapping[int, Any]) -> list[Any]:
 
 
 def returned_lines(
-    seats: Iterable[Any], order: Iterable[Wager], section: str, notes: tuple[str, ...]
+    seats: Iterable[Any], order: Iterable[str], section: str, notes: tuple[str, ...]
 ) -> tuple[SettlementLine, ...]:
     """Every placed wager of ``seats`` returned under ``section``, seat by seat in ``order``."""
     order = tuple(order)
@@ -76,7 +75,7 @@ def settlement_header(state: Any, options: Iterable[tuple[str, str]]) -> dict[st
 
 def pay_table_line(
     seat: Any,
-    wager: Wager,
+    wager: str,
     *,
     category: int,
     pair_rank: int | None,

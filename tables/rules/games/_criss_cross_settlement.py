@@ -16,7 +16,7 @@ from typing import Any
 
 from tables.rules.engine import Outcome, SettlementLine, plain_line
 from tables.rules.events import Position, Wager
-from tables.rules.hands import FiveCardCategory, FiveCardHand, evaluate_five
+from tables.rules.hands import FiveCardHand, evaluate_five
 from tables.rules.rulesets import PairOfTensMiddleBets, PayLine
 from tables.rules.settlement import describe_cards, pay_table_line
 
@@ -56,7 +56,7 @@ SETTLEMENT_ORDER = (
 
 def _hand(state: Any, seat: Any, line: tuple[Position, ...]) -> FiveCardHand:
     cards = [*seat.cards, *(state.community[INDEX[position]] for position in line)]
-    return evaluate_five(cards)  # type: ignore[arg-type]
+    return evaluate_five(cards)
 
 
 def across_hand(state: Any, seat: int) -> FiveCardHand:
@@ -90,7 +90,7 @@ def _table_line(
         seat,
         wager,
         category=category,
-        pair_rank=int(hand.pair_rank) if category == FiveCardCategory.PAIR else None,
+        pair_rank=None if hand.pair_rank is None else int(hand.pair_rank),
         described=described,
         table=table,
         rounding=state.rounding,
@@ -147,8 +147,9 @@ class _LazySections(dict[str, str]):
 
 
 # Section numbers seat_lines cites (others are cited through __missing__).
-_CITED = ("7(b)", "7(d)", "11(b)", "11(d)", "11(f)", "12(a)", "12(b)", "12(c)", "11(h)(3)")
-_CITED += ("11(h)(4)", "11(h)(5)", "11(h)(1)(i)", "11(h)(1)(ii)", "11(h)(2)(i)", "11(h)(2)(ii)")
+_CITED: tuple[str, ...] = ("7(b)", "7(d)", "11(b)", "11(d)", "11(f)", "12(a)", "12(b)", "12(c)")
+_CITED += ("11(h)(3)", "11(h)(4)", "11(h)(5)", "11(h)(1)(i)", "11(h)(1)(ii)", "11(h)(2)(i)")
+_CITED += ("11(h)(2)(ii)",)
 # Rule-set section texts by the rule set's identity (the entry keeps it alive).
 _SECTIONS: dict[int, tuple[Any, Mapping[str, str]]] = {}
 # The Five Card Bonus hand of the last board settled: the board is the same
@@ -162,7 +163,7 @@ def _board_hand(board: tuple[Any, ...]) -> tuple[FiveCardHand, str]:
     last_board, result = _LAST_BOARD[0]
     if last_board is board:
         return result  # type: ignore[no-any-return]
-    bonus = evaluate_five(board)  # type: ignore[arg-type]
+    bonus = evaluate_five(board)
     result = (bonus, _describe(board, bonus))
     _LAST_BOARD[0] = (board, result)
     return result
@@ -223,8 +224,8 @@ def seat_lines(
         community = state.community
         across_cards = [*seat.cards, *[community[index] for index in _ACROSS_INDEXES]]
         down_cards = [*seat.cards, *[community[index] for index in _DOWN_INDEXES]]
-        across = evaluate_five(across_cards)  # type: ignore[arg-type]
-        down = evaluate_five(down_cards)  # type: ignore[arg-type]
+        across = evaluate_five(across_cards)
+        down = evaluate_five(down_cards)
         across_text = _describe(across_cards, across)
         down_text = _describe(down_cards, down)
         hands = {ACROSS_LINE: across_text, DOWN_LINE: down_text}

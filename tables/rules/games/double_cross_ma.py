@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from tables.rules.cards import Card
 from tables.rules.declaration import (
@@ -50,6 +50,7 @@ from tables.rules.events import (
     DealerCollected,
     DealerPaid,
     DealingMethod,
+    Event,
     IrregularityKind,
     IrregularityReported,
     PlayDeclared,
@@ -218,7 +219,7 @@ def _election(event: ThreeCardElection) -> Decided:
 
 
 def _play(event: PlayDeclared) -> Decided:
-    amounts = {W.RAISE_1: event.raise_1_cents, W.RAISE_2: event.raise_2_cents}
+    amounts: dict[str, int] = {W.RAISE_1: event.raise_1_cents, W.RAISE_2: event.raise_2_cents}
     return "play", amounts, {"alignment": event.alignment, "spoken": event.spoken_alignment}
 
 
@@ -236,7 +237,7 @@ def _line_hand(
     state: RoundState, two: tuple[Card | None, ...], alignment: Alignment
 ) -> tuple[FiveCardHand, str]:
     cards = [*two, *(state.community[_INDEX[position]] for position in LINES[alignment])]
-    hand = evaluate_five(cards)  # type: ignore[arg-type]
+    hand = evaluate_five(cast(list[Card], cards))
     return hand, describe_cards(cards, hand.category.name)
 
 
@@ -267,7 +268,7 @@ def _three_card_line(state: RoundState, seat: Seat) -> SettlementLine:
     if seat.choices["three_card"] != "expose":
         return plain_line(seat, W.THREE_CARD, Outcome.LOSE, lose, notes=("cards not exposed",))
     cards = [*seat.cards, state.community[_INDEX[Position.TOP]]]
-    hand = evaluate_three(cards)  # type: ignore[arg-type]
+    hand = evaluate_three(cast(list[Card], cards))
     text = describe_cards(cards, hand.category.name)
     match = lookup(state.ruleset.three_card_table, hand.category, None)
     if match.line is None or match.line.odds is None:
@@ -365,7 +366,9 @@ _SECTIONS = {  # what the engine cites for its generic checks
     "showdown": "10(f)", "settle": "10(g)", "collect": "10(a)", "close": "10(h)", "void": "12",
     "irregularities": "12", "payout_limit": "11(d)",
 }  # fmt: skip
-_DEALER_ACTIONS = dict.fromkeys((DealerPaid, DealerCollected, WagerReturned), _verify_dealer_action)
+_DEALER_ACTIONS: dict[type[Event], Any] = dict.fromkeys(
+    (DealerPaid, DealerCollected, WagerReturned), _verify_dealer_action
+)
 
 GAME = declare(
     Game(

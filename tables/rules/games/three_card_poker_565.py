@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterator, Sequence
+from typing import cast
 
 from tables.rules.cards import Card, Rank, Suit
 from tables.rules.declaration import (
@@ -50,6 +51,7 @@ from tables.rules.money import Odds
 
 ANTE, PAIR_PLUS, PLAY, BONUS = "ANTE", "PAIR_PLUS", "PLAY", "ANTE_BONUS"
 _O = Odds
+Hand = tuple[Card, ...]
 
 # Pay tables: (hand key, odds) best line first; a hand takes the first line it is on.
 PAY_TABLES: dict[str, tuple[tuple[str, Odds], ...]] = {
@@ -85,7 +87,7 @@ def ante_bonus(table: str, reading: str | None) -> tuple[tuple[str, Odds], ...]:
         return _BASE_BONUS
     assert reading is not None
     straight, spades = READINGS[reading]
-    lines = _F_COLUMNS[table]
+    lines: tuple[tuple[str, Odds], ...] = _F_COLUMNS[table]
     if table in spades:
         lines = (("MINI_ROYAL_SPADES", _O(50)), *lines)
     if table in straight:
@@ -164,8 +166,9 @@ def settle(state: RoundState, seat: Seat) -> Iterator[SettlementLine]:
     if seat.abandoned:  # § 565.7(c): abandoned wagers are treated as losing
         yield from (plain_line(seat, w, Outcome.LOSE, section("7(c)")) for w in seat.wagers)
         return
-    hand = evaluate_three(seat.cards)
-    key, described = hand_key(seat.cards), str(hand)
+    cards, dealer = cast(Hand, seat.cards), cast(Hand, state.dealer)
+    hand = evaluate_three(cards)
+    key, described = hand_key(cards), str(hand)
     if seat.folded_at is not None:
         yield plain_line(seat, ANTE, Outcome.FORFEITED, section("11(b)"), described)
         if PAIR_PLUS in seat.wagers:
@@ -180,11 +183,11 @@ def settle(state: RoundState, seat: Seat) -> Iterator[SettlementLine]:
         yield _line(seat, PAIR_PLUS, odds, state, "12(d)", described)
     if ANTE not in seat.wagers:
         return
-    if not qualifies(state.dealer):
+    if not qualifies(dealer):
         yield _line(seat, ANTE, Odds(1), state, "12(a)", described)
         yield plain_line(seat, PLAY, Outcome.RETURNED, section("12(a)"), described)
     else:
-        result = compare(seat.cards, state.dealer, state.options["tie_rule"])
+        result = compare(cards, dealer, state.options["tie_rule"])
         for wager in (ANTE, PLAY):
             if result > 0:
                 yield _line(seat, wager, Odds(1), state, "12(b)", described)
