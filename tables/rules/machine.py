@@ -110,6 +110,8 @@ class RoundState(NamedTuple):
     options: Mapping[str, Any]
     phase: str
     step: int
+    #: ``game.steps[step]``, kept beside its number (read on every event); None once closed.
+    at: Any
     seats: Mapping[int, Seat]
     dealer: tuple[Card | None, ...] = ()
     dealer_exposed: tuple[bool, ...] = ()
@@ -117,6 +119,8 @@ class RoundState(NamedTuple):
     community_exposed: tuple[bool, ...] = ()
     used_cards: int = 0
     cards_dealt: int = 0
+    #: Cards the deal places (fixed at "no more bets"): the deal ends when all are dealt.
+    cards_due: int = 0
     face_up_found: tuple[Card, ...] = ()
     pending: tuple[int, ...] = ()
     decisions_made: int = 0
@@ -139,8 +143,7 @@ class RoundState(NamedTuple):
     @property
     def current(self) -> Any:
         """The step the round is in (``None`` once closed)."""
-        steps = self.game.steps
-        return steps[self.step] if self.step < len(steps) else None
+        return self.at
 
     @property
     def to_act(self) -> int | None:
@@ -211,6 +214,7 @@ def open_round(
         options=options,
         phase=game.steps[0].name,
         step=0,
+        at=game.steps[0],
         seats=seats,
         dealer=(None,) * dealer,
         dealer_exposed=(False,) * dealer,
@@ -451,20 +455,26 @@ def _refuse_close(state: RoundState, event: RoundClosed) -> Refusal | None:
     return None
 
 
-_AFTER_VOID = (DealerPaid, DealerCollected, WagerReturned, RoundClosed, RoundVoided)
+_AFTER_VOID = (
+    DealerPaid,
+    DealerCollected,
+    WagerReturned,
+    RoundClosed,
+    RoundVoided,
+    IrregularityReported,
+)
 
 
 def verify(state: RoundState, event: Event) -> Refusal | None:
     """Why ``event`` may not follow ``state``, or ``None`` if it may."""
     if state.phase == CLOSED:
         return Refusal(state.cite("close"), "the round is closed", None)
-    game = state.game
-    check = game.checks.get(type(event)) or _CHECKS.get(type(event))
-    if check is None or (type(event) not in _STEPS and type(event) not in game.decisions):
-        return Refusal("round", f"{event.TYPE} does not belong in a {game.name} round", None)
-    if state.phase == VOIDED and not isinstance(event, (*_AFTER_VOID, IrregularityReported)):
+    entry = _table(state.game).get(type(event))
+    if entry is None:
+        return Refusal("round", f"{event.TYPE} does not belong in a {state.game.name} round", None)
+    if state.phase == VOIDED and not isinstance(event, _AFTER_VOID):
         return Refusal(state.void_section or state.cite("void"), "the round is void", None)
-    refusal: Refusal | None = check(state, event)
+    refusal: Refusal | None = entry[0](state, event)
     return refusal
 
 
@@ -526,12 +536,14 @@ def _recorded_decision(state: RoundState, event: Any) -> RoundState:
 
 
 def _no_more_bets(state: RoundState, event: NoMoreBets) -> RoundState:
-    participates = state.game.participates
+    participates, layout = state.game.participates, state.game.layout
     seats = {
         number: evolve(seat, participating=participates(seat))
         for number, seat in state.seats.items()
     }
-    return _next_step(evolve(state, seats=seats))
+    dealt_in = sum(seat.participating for seat in seats.values())
+    due = dealt_in * len(layout.seat_spots) + len(layout.dealer_spots) + len(layout.community_spots)
+    return _next_step(evolve(state, seats=seats, cards_due=due))
 
 
 def _replace(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -594,7 +606,7 @@ def _revealed(state: RoundState, step: Reveal) -> bool:
 def _step_done(state: RoundState) -> bool:
     step = state.current
     if isinstance(step, Deal):
-        return all(_group_done(state, group) for group in ("seats", "dealer", "community"))
+        return state.cards_dealt == state.cards_due
     if isinstance(step, Decide):
         return not state.pending
     if isinstance(step, Reveal):
@@ -611,7 +623,7 @@ def _advance(state: RoundState) -> RoundState:
 def _next_step(state: RoundState) -> RoundState:
     number = state.step + 1
     step = state.game.steps[number]
-    state = evolve(state, step=number, phase=step.name, pending=())
+    state = evolve(state, step=number, at=step, phase=step.name, pending=())
     if isinstance(step, Decide):
         seats = sorted(state.seats.items())
         pending = tuple(n for n, seat in seats if seat.active and step.eligible(seat))
@@ -632,7 +644,7 @@ def _next_step(state: RoundState) -> RoundState:
 
 
 def _closed(state: RoundState, event: RoundClosed) -> RoundState:
-    return evolve(state, phase=CLOSED, step=len(state.game.steps))
+    return evolve(state, phase=CLOSED, step=len(state.game.steps), at=None)
 
 
 _CHECKS: dict[type[Event], Any] = {
@@ -672,12 +684,29 @@ def apply(state: RoundState, event: Event) -> RoundState:
 
     :raises RuleViolation: naming the section when the rules forbid it.
     """
-    refusal = verify(state, event)
+    entry = _table(state.game).get(type(event))
+    refusal = verify(state, event) if entry is None or state.phase in (VOIDED, CLOSED) else (
+        entry[0](state, event))  # fmt: skip
     if refusal is not None:
         raise RuleViolation.from_refusal(refusal)
-    step = _STEPS.get(type(event), _recorded_decision)
-    after: RoundState = step(state, event)
+    assert entry is not None
+    after: RoundState = entry[1](state, event)
     return after
+
+
+_TABLES: dict[str, tuple[Game, Mapping[type[Event], tuple[Any, Any]]]] = {}
+
+
+def _table(game: Game) -> Mapping[type[Event], tuple[Any, Any]]:
+    """Each event type ``game`` accepts, with its check and its step (built once per game)."""
+    cached = _TABLES.get(game.id)
+    if cached is not None and cached[0] is game:
+        return cached[1]
+    table = {kind: (game.checks.get(kind, check), _STEPS[kind]) for kind, check in _CHECKS.items()}
+    for kind in game.decisions:
+        table[kind] = (game.checks[kind], _recorded_decision)
+    _TABLES[game.id] = (game, table)
+    return table
 
 
 # -------------------------------------------------------------- settlement
