@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from tables.rules.events import Event, RoundOpened
-from tables.rules.money import Odds, RoundingPolicy, winnings
+from tables.rules.money import Payout, RoundingPolicy, payout
 from tables.rules.rulesets import PayLine
 
 _T = TypeVar("_T")
@@ -41,6 +41,8 @@ __all__ = [
     "Refusal",
     "RuleViolation",
     "Automation",
+    "HOUSE",
+    "Movement",
     "Outcome",
     "SettlementLine",
     "Settlement",
@@ -99,6 +101,29 @@ class Automation(enum.StrEnum):
     EXPOSE_PLAYER_CARDS = "Turn players' cards face up at settlement"
 
 
+HOUSE = "house"
+"""The house bank: the counterparty of every banked wager."""
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """Money that changes hands at settlement: ``payer`` pays ``payee`` ``amount_cents``.
+
+    Parties are ``"house"``, a seat's hand (``"seat 3 hand 1"``), a pot, a
+    progressive meter (``"meter:<id>"``), a Bad Beat fund, or revenue other
+    than the bank's win (``"commission"``, ``"rake"``, ``"fee"``).
+
+    >>> Movement("house", "seat 3 hand 1", 2_500, "ANTE", "565.12(b)").amount_cents
+    2500
+    """
+
+    payer: str
+    payee: str
+    amount_cents: int
+    wager: str
+    section: str
+
+
 class Outcome(enum.StrEnum):
     """How one wager ends."""
 
@@ -132,6 +157,26 @@ class SettlementLine:
     odds: str | None = None
     uncapped_cents: int | None = None
     notes: tuple[str, ...] = ()
+    #: Who the wager is won from or lost to: the house bank, a pot, a meter, a fund.
+    counterparty: str = HOUSE
+    #: Which of the seat's hands (splits, a player's set hands) the wager is on.
+    hand_index: int = 1
+
+    @property
+    def party(self) -> str:
+        """The seat's hand the line settles, as a party to a money movement."""
+        return f"seat {self.seat} hand {self.hand_index}"
+
+    @property
+    def movement(self) -> Movement | None:
+        """The money this line moves: who pays whom and how much (none for a push or return)."""
+        if self.outcome is Outcome.WIN:
+            return Movement(self.counterparty, self.party, self.amount_cents, self.wager,
+                            self.section)  # fmt: skip
+        if self.outcome in (Outcome.LOSE, Outcome.FORFEITED):
+            return Movement(self.party, self.counterparty, self.amount_cents, self.wager,
+                            self.section)  # fmt: skip
+        return None
 
     @property
     def paid_cents(self) -> int:
@@ -157,6 +202,14 @@ class Settlement:
     void_section: str | None = None
     options_applied: tuple[tuple[str, str], ...] = ()
     notes: tuple[str, ...] = ()
+    #: Money that moves besides the wagers' own: commissions, fees, rake, fund contributions.
+    charges: tuple[Movement, ...] = ()
+
+    @property
+    def movements(self) -> tuple[Movement, ...]:
+        """Every movement the regulation requires, in settlement order, charges last."""
+        moved = (line.movement for line in self.lines)
+        return (*(movement for movement in moved if movement is not None), *self.charges)
 
     def line(self, seat: int, wager: str) -> SettlementLine | None:
         """The line for ``seat``'s ``wager``, if the seat placed it."""
@@ -217,15 +270,17 @@ def win_line(
     player: str,
     wager: str,
     stake_cents: int,
-    odds: Odds,
+    odds: Payout,
     rounding: RoundingPolicy,
     section: str,
     hand: str | None,
     pay_line: str | None,
     notes: tuple[str, ...] = (),
+    counterparty: str = HOUSE,
+    meter_cents: int = 0,
 ) -> SettlementLine:
-    """A winning line paid at ``odds`` (helper shared by the games)."""
-    amount = winnings(stake_cents, odds, rounding)
+    """A winning line paid at ``odds``, a fixed amount or a share of a meter."""
+    amount = payout(stake_cents, odds, rounding, meter_cents)
     return SettlementLine(
         seat=seat,
         player=player,
@@ -239,6 +294,7 @@ def win_line(
         odds=str(odds),
         uncapped_cents=amount,
         notes=notes,
+        counterparty=counterparty,
     )
 
 
@@ -283,7 +339,7 @@ def apply_payout_limit(
     settled first are paid in full and the rest are reduced. Every reduced line
     keeps its uncapped amount and a note naming the section.
 
-    >>> line = SettlementLine(seat=1, player="p", wager=Wager.ANTE, stake_cents=100,
+    >>> line = SettlementLine(seat=1, player="p", wager="ANTE", stake_cents=100,
     ...     outcome=Outcome.WIN, amount_cents=900, section="x", uncapped_cents=900)
     >>> capped = apply_payout_limit((line, line), limit_cents=1000, wagers=("ANTE",),
     ...     section="Section 11(d)", group=lambda line: line.player)

@@ -31,6 +31,11 @@ __all__ = [
     "ROUNDING_POLICIES",
     "rounding_policy",
     "winnings",
+    "Fixed",
+    "MeterShare",
+    "Commission",
+    "Payout",
+    "payout",
     "format_cents",
 ]
 
@@ -166,6 +171,78 @@ def winnings(stake_cents: Cents, odds: Odds, rounding: RoundingPolicy) -> Cents:
     if of_quotient is not None:
         return of_quotient(numerator, odds.denominator)
     return rounding(Fraction(numerator, odds.denominator))
+
+
+@dataclass(frozen=True, slots=True)
+class Fixed:
+    """A pay-table line paying a fixed amount whatever the stake ("$1,000 for a royal").
+
+    >>> str(Fixed(100_000))
+    '$1,000.00'
+    """
+
+    cents: Cents
+
+    def __str__(self) -> str:
+        return format_cents(self.cents)
+
+
+@dataclass(frozen=True, slots=True)
+class MeterShare:
+    """A pay-table line paying a share of a progressive meter ("10 % of the meter").
+
+    >>> str(MeterShare(Fraction(1, 10)))
+    '10% of the meter'
+    """
+
+    share: Fraction
+
+    def __str__(self) -> str:
+        percent = self.share * 100
+        if percent.denominator == 1:
+            return f"{percent.numerator}% of the meter"
+        return f"{self.share} of the meter"
+
+
+@dataclass(frozen=True, slots=True)
+class Commission:
+    """A commission on winnings (Pai Gow's 5 % vigorish), rounded up to ``round_up_to`` cents.
+
+    >>> Commission(Fraction(5, 100), round_up_to=25).on(1_010)
+    75
+    >>> Commission(Fraction(5, 100)).on(1_010)
+    51
+    """
+
+    rate: Fraction
+    round_up_to: Cents = 1
+
+    def on(self, winnings_cents: Cents) -> Cents:
+        """The commission due on ``winnings_cents``, rounded up in the house's favour."""
+        exact = winnings_cents * self.rate
+        units = -(-exact // self.round_up_to)  # ceiling, in whole units of round_up_to
+        return int(units) * self.round_up_to
+
+
+Payout = Odds | Fixed | MeterShare
+"""What a pay-table line pays: odds on the stake, a fixed amount, or a share of a meter."""
+
+
+def payout(
+    stake_cents: Cents, line: Payout, rounding: RoundingPolicy, meter_cents: Cents = 0
+) -> Cents:
+    """The amount won on ``stake_cents`` by a line paying ``line`` (the stake excluded).
+
+    >>> payout(500, Odds(2), ROUND_DOWN_TO_CENT), payout(500, Fixed(2_500), ROUND_DOWN_TO_CENT)
+    (1000, 2500)
+    >>> payout(100, MeterShare(Fraction(1, 10)), ROUND_DOWN_TO_CENT, meter_cents=1_234_567)
+    123456
+    """
+    if isinstance(line, Odds):
+        return winnings(stake_cents, line, rounding)
+    if isinstance(line, Fixed):
+        return line.cents
+    return rounding(meter_cents * line.share)
 
 
 def format_cents(amount: Cents) -> str:
