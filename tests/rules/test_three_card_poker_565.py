@@ -229,3 +229,48 @@ def test_565_6_c_the_literal_tie_rule_is_an_option():
     assert game.compare(parse_cards("2c 2d Ah"), parse_cards("Kc Kd 3h")) == -1
     assert game.compare(parse_cards("2c 2d Ah"), parse_cards("Kc Kd 3h"), "literal") == 1
     assert game.qualifies(parse_cards("Qc 4d 2h")) and not game.qualifies(parse_cards("Jc 9d 7h"))
+
+
+def test_565_13_a_one_card_face_up_is_set_aside_and_a_second_voids_the_round():
+    events = a_round([(1, "ANTE", 500)], {1: "2c 5d 9h"}, "Jc 7d 3h")
+    face_up = IrregularityReported(
+        kind=IrregularityKind.CARD_FACE_UP_IN_DECK, card=parse_cards("Ks")[0]
+    )
+    state = replay([*events[:4], face_up]).final_state
+    assert state.phase == "dealing" and not state.void_section
+    again = IrregularityReported(
+        kind=IrregularityKind.CARD_FACE_UP_IN_DECK, card=parse_cards("Kd")[0]
+    )
+    settlement = replay([*events[:4], face_up, again]).settlement
+    assert settlement.voided and settlement.void_section == "565.13(a)"
+
+
+@pytest.mark.parametrize(
+    ("kind", "section"),
+    [(IrregularityKind.INCORRECT_CARD_COUNT, "565.13(c)"),
+     (IrregularityKind.SHOE_MALFUNCTION, "565.13(f)")],
+)  # fmt: skip
+def test_565_13_c_and_f_void_the_round_and_return_every_wager(kind, section):
+    events = a_round([(1, "ANTE", 500), (1, "PAIR_PLUS", 100)], {1: "2c 5d 9h"}, "Jc 7d 3h")
+    settlement = replay([*events, IrregularityReported(kind=kind)]).settlement
+    assert settlement.void_section == section
+    assert [(line.wager, line.outcome) for line in settlement.lines] == [
+        ("ANTE", Outcome.RETURNED), ("PAIR_PLUS", Outcome.RETURNED)]  # fmt: skip
+
+
+def test_565_8_h_a_wrong_stub_count_voids_the_round_and_removes_the_deck():
+    from tables.rules.events import StubCounted
+
+    events = a_round([(1, "ANTE", 500)], {1: "2c 5d 9h"}, "Jc 7d 3h")
+    result = replay([*events, StubCounted(stub_count=45)])  # 52 - 6 dealt = 46
+    assert result.settlement.void_section == "565.8(h)"
+    assert result.final_state.deck_removal_required
+    assert not replay([*events, StubCounted(stub_count=46)]).settlement.voided
+
+
+def test_565_7_c_an_abandoned_seats_wagers_are_treated_as_losing():
+    events = a_round([(1, "ANTE", 500), (1, "PAIR_PLUS", 100)], {1: "As Ks Qs"}, "Jc 7d 3h")
+    left = IrregularityReported(kind=IrregularityKind.PLAYER_LEFT_TABLE, seat=1)
+    settlement = replay([*events, left]).settlement
+    assert {(line.wager, line.outcome, line.section) for line in settlement.lines} == {
+        ("ANTE", Outcome.LOSE, "565.7(c)"), ("PAIR_PLUS", Outcome.LOSE, "565.7(c)")}  # fmt: skip
