@@ -41,7 +41,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from tables.rules.events import DealerCollected, DealerPaid, WagerPlaced, WagerReturned
+from tables.rules.events import DealerCollected, DealerPaid, WagerReturned
 from tables.rules.house_edge import theoretical_win
 
 #: z² of the two-sided normal interval for each confidence level offered.
@@ -77,11 +77,17 @@ class PlayTally:
     def add_round(self, result: Any, event_count: int) -> None:
         """Add one replayed round (``tables.rules.replay.ReplayResult``)."""
         opened = result.events[0]
+        # Handle is what the declaration marks as handle, as the round placed
+        # it: before "no more bets" or by a decision (a Play Wager, raises).
+        state = result.final_state
+        handle = state.game.handle_wagers
         wagers: dict[Any, int] = {}
+        for seat in state.seats.values():
+            for wager, amount in seat.wagers.items():
+                if wager in handle:
+                    wagers[wager] = wagers.get(wager, 0) + amount
         for event in result.events:
-            if isinstance(event, WagerPlaced):
-                wagers[event.wager] = wagers.get(event.wager, 0) + event.amount_cents
-            elif isinstance(event, DealerCollected):
+            if isinstance(event, DealerCollected):
                 self.collected_cents += event.amount_cents
             elif isinstance(event, DealerPaid):
                 self.paid_cents += event.amount_cents

@@ -148,3 +148,20 @@ def test_a_table_left_open_has_no_win_and_says_why():
 def test_a_play_tally_survives_its_payload():
     tally = day_inputs().play
     assert PlayTally.from_payload(tally.to_payload()) == tally
+
+
+def test_handle_is_what_the_declaration_marks_as_handle_however_it_was_placed():
+    """A Double Cross player's raises are placed by the play decision (Section 10(c)(2)),
+    not by ``round.wager_placed``; they are wagers all the same and count as handle."""
+    from tables.rules.replay import replay
+    from tests.rules.conftest import dc_round
+
+    events = dc_round(community="7s 4c Jd Ks 2h", dealer="8c 8d", holes={1: "9h 9d"},
+                      three_card={1: 500})  # fmt: skip
+    result = replay(events)
+    tally = PlayTally()
+    tally.add_round(result, len(events))
+    seat = result.final_state.seats[1]
+    assert set(seat.wagers) == {"ANTE", "RAISE_1", "RAISE_2", "THREE_CARD"}
+    assert tally.wagers == dict(seat.wagers)
+    assert tally.handle_cents == sum(seat.wagers.values())
