@@ -21,26 +21,32 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
+from types import ModuleType
 from typing import Any
 
 from tables.rules import registry
 
-__all__ = ["games", "options", "provider"]
+__all__ = ["games", "module", "options", "provider"]
 
 ParSheet = Callable[[Any, Mapping[str, Any]], dict[str, Any]]
 
 
+def module(game_id: str) -> ModuleType | None:
+    """The module holding ``game_id``'s par sheet: its game module, or this package's."""
+    game = registry.game_modules()[game_id]
+    if hasattr(game, "parsheet"):
+        return game
+    try:
+        return importlib.import_module(f"{__name__}.{game_id}")
+    except ModuleNotFoundError as error:
+        if error.name != f"{__name__}.{game_id}":
+            raise
+        return None
+
+
 def provider(game_id: str) -> ParSheet | None:
     """The par-sheet function of ``game_id``, or ``None`` when it offers none."""
-    found = getattr(registry.game_modules()[game_id], "parsheet", None)
-    if found is None:
-        try:
-            module = importlib.import_module(f"{__name__}.{game_id}")
-        except ModuleNotFoundError as error:
-            if error.name != f"{__name__}.{game_id}":
-                raise
-            return None
-        found = getattr(module, "parsheet", None)
+    found: ParSheet | None = getattr(module(game_id), "parsheet", None)
     return found
 
 
@@ -67,7 +73,7 @@ def options(game_id: str, chosen: Mapping[str, Any], ruleset: Any = None) -> dic
         value = chosen.get(name, defaults.get(name, spec.default))
         if value not in spec.choices:
             section = ruleset.section(spec.section) if ruleset is not None else spec.section
-            allowed = ", ".join("none" if choice is None else str(choice) for choice in spec.choices)
+            allowed = ", ".join("none" if c is None else str(c) for c in spec.choices)
             raise ValueError(f"option {name}={value} is not one of {allowed} ({section})")
         values[name] = value
     return values

@@ -43,7 +43,8 @@ from typing import Any
 
 from tables.rules.cards import STANDARD_DECK, Card, Rank
 from tables.rules.games import three_card_poker_565 as tcp
-from tables.rules.hands import evaluate_three, three_card_strength
+from tables.rules.hands import three_card_strength
+from tables.rules.house_edge import HouseEdge
 from tables.rules.parsheet import PayoutRow, WagerSheet
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "ante_bonus_sheet",
     "ante_play",
     "bonus_choices",
+    "house_edges",
     "pair_plus_sheet",
     "parsheet",
 ]
@@ -222,9 +224,7 @@ def ante_play(
         else:
             total -= 1
     weakest = min(s for s, plays in by_strength.items() if any(p >= -1 for p in plays))
-    exceptions = sum(
-        (p >= -1) != (s >= weakest) for s, plays in by_strength.items() for p in plays
-    )
+    exceptions = sum((p >= -1) != (s >= weakest) for s, plays in by_strength.items() for p in plays)
     near = tuple(
         (_ranks(deck.example[s]), len(plays), sum(plays, Fraction(0)) / len(plays),
          "play" if all(p >= -1 for p in plays) else "fold")
@@ -242,7 +242,7 @@ def _sheet(wager: str, section: str, table: Sequence[tuple[str, Any]], lose: Fra
     for key in _deck().keys:
         # The row is the first line the hand is on; settlement must pay that line's odds.
         line = next((name for name, odds in table if tcp.pay(((name, odds),), key)), None)
-        assert tcp.pay(table, key) == dict(table).get(line)
+        assert tcp.pay(table, key) == (None if line is None else dict(table)[line])
         counts[line] += 1
     rows = [
         PayoutRow(label=_LABELS[line], odds=odds, combinations=counts[line],
@@ -277,8 +277,8 @@ def ante_bonus_sheet(table: str, reading: str | None = None) -> WagerSheet:
 def bonus_choices() -> tuple[tuple[str, str | None], ...]:
     """Every Ante bonus a rule set may choose: § 565.12(e), and each column of
     § 565.12(f) under each reading."""
-    return (("base", None),
-            *((table, reading) for table in ("A", "B", "C") for reading in tcp.READINGS))  # fmt: skip
+    columns = ("A", "B", "C")
+    return (("base", None), *((table, reading) for table in columns for reading in tcp.READINGS))
 
 
 def parsheet(ruleset: Any, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -317,11 +317,39 @@ def parsheet(ruleset: Any, options: Mapping[str, Any]) -> dict[str, Any]:
             ],
         },
         "by_ante_bonus": [
-            {"ante_bonus": name, "house_edge": result.house_edge,
-             "element_of_risk": result.element_of_risk, "play_frequency": result.play_frequency}
+            {
+                "ante_bonus": name,
+                "house_edge": result.house_edge,
+                "element_of_risk": result.element_of_risk,
+                "play_frequency": result.play_frequency,
+            }
             for name, result in (
                 ("base" if t == "base" else f"{t}, {r}", ante_play(t, r, options["tie_rule"]))
                 for t, r in bonus_choices()
             )
         ],  # fmt: skip
     }
+
+
+def house_edges(ruleset: Any, options: Mapping[str, Any]) -> tuple[HouseEdge, ...]:
+    """Finance's edges for rounds under ``options``, from this par sheet.
+
+    The Ante carries the whole Ante/Play game's edge per unit of Ante (the Play
+    Wager is a decision inside it, § 565.11(b), and the Ante bonus a payout on
+    it); the Play Wager is handle with no edge of its own, so theoretical win is
+    Ante × edge whatever the players' play rate. Pair Plus has its table's edge.
+    """
+    table = options["ante_bonus_table"]
+    reading = None if table == "base" else options["ante_bonus_reading"]
+    game = ante_play(table, reading, options["tie_rule"])
+    bonus = "565.12(e)" if table == "base" else f"565.12(f) table {table}, {reading}"
+    pair_plus = options["pair_plus_table"]
+    return (
+        HouseEdge(handle=frozenset({tcp.ANTE}), edge=game.house_edge,
+                  source=f"exact, optimal play (play {game.threshold} or better), per Ante, "
+                  f"Ante bonus {bonus}, tie rule {options['tie_rule']}"),
+        HouseEdge(handle=frozenset({tcp.PLAY}), edge=Fraction(0),
+                  source="inside the Ante's edge: a decision (565.11(b))"),
+        HouseEdge(handle=frozenset({tcp.PAIR_PLUS}), edge=pair_plus_sheet(pair_plus).house_edge,
+                  source=f"exact over 22,100 hands, pay table {pair_plus} (565.12(d))"),
+    )  # fmt: skip
