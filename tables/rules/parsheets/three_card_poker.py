@@ -55,6 +55,7 @@ __all__ = [
     "house_edges",
     "pair_plus_sheet",
     "parsheet",
+    "value_of_playing",
 ]
 
 HANDS = 22_100
@@ -82,6 +83,7 @@ class _Deck:
     by_pair: dict[tuple[Card, Card], list[int]]  # ... holding both cards (deck order)
     qualifying: int  # lowest strength the dealer plays with (§ 565.12(a))
     example: dict[int, tuple[Card, Card, Card]]  # one hand of each strength
+    index: dict[frozenset[Card], int]  # position of a hand in ``hands``
 
 
 @functools.cache
@@ -104,7 +106,8 @@ def _deck() -> _Deck:
     assert all(tcp.qualifies(hand) == (s >= qualifying) for s, hand in example.items())
     return _Deck(hands=hands, strengths=strengths, keys=tuple(map(tcp.hand_key, hands)),
                  every=sorted(strengths), by_card=by_card, by_pair=by_pair,
-                 qualifying=qualifying, example=example)  # fmt: skip
+                 qualifying=qualifying, example=example,
+                 index={frozenset(hand): i for i, hand in enumerate(hands)})  # fmt: skip
 
 
 def _group_value(group: Sequence[int], mine: int, qualifying: int) -> int:
@@ -166,6 +169,20 @@ def _play_values(tie_rule: str) -> tuple[int, ...]:
                 value += left * change
         values.append(value)
     return tuple(values)
+
+
+def value_of_playing(
+    cards: Sequence[Card],
+    ante_bonus_table: str = "base",
+    reading: str | None = None,
+    tie_rule: str = "conventional",
+) -> Fraction:
+    """What playing ``cards`` is worth per unit of Ante, bonus included (folding: -1)."""
+    deck = _deck()
+    index = deck.index[frozenset(cards)]
+    odds = tcp.pay(tcp.ante_bonus(ante_bonus_table, reading), deck.keys[index])
+    bonus = odds.ratio if odds is not None else Fraction(0)
+    return Fraction(_play_values(tie_rule)[index], DEALER_HANDS) + bonus
 
 
 def _ranks(hand: Sequence[Card]) -> str:
