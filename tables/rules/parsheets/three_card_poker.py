@@ -229,28 +229,38 @@ def ante_play(
     """The Ante/Play game exactly under optimal play (§ 565.11(b), § 565.12(a)-(c), (e), (f))."""
     deck = _deck()
     bonus = tcp.ante_bonus(ante_bonus_table, reading)
-    total, played, bonus_total = Fraction(0), 0, Fraction(0)
-    by_strength: dict[int, list[Fraction]] = {}
-    for key, mine, value in zip(deck.keys, deck.strengths, _play_values(tie_rule), strict=True):
+    # In units of 1/18,424 of an Ante: integers unless a bonus's odds have a denominator.
+    scaled: dict[str, Fraction | int] = {}
+    for key in set(deck.keys):
         odds = tcp.pay(bonus, key)
-        extra = odds.ratio if odds is not None else Fraction(0)
-        play = Fraction(value, DEALER_HANDS) + extra
+        extra = odds.ratio * DEALER_HANDS if odds is not None else Fraction(0)
+        scaled[key] = extra.numerator if extra.denominator == 1 else extra
+    fold = -DEALER_HANDS
+    total: Fraction | int = 0
+    bonus_total: Fraction | int = 0
+    played = 0
+    by_strength: dict[int, list[Fraction | int]] = {}
+    for key, mine, value in zip(deck.keys, deck.strengths, _play_values(tie_rule), strict=True):
+        play = value + scaled[key]
         by_strength.setdefault(mine, []).append(play)
-        if play >= -1:  # a tie would not change the edge; played, as the table would see it
-            total, played, bonus_total = total + play, played + 1, bonus_total + extra
+        if play >= fold:  # a tie would not change the edge; played, as the table would see it
+            total, played, bonus_total = total + play, played + 1, bonus_total + scaled[key]
         else:
-            total -= 1
-    weakest = min(s for s, plays in by_strength.items() if any(p >= -1 for p in plays))
-    exceptions = sum((p >= -1) != (s >= weakest) for s, plays in by_strength.items() for p in plays)
+            total += fold
+    unit = HANDS * DEALER_HANDS
+    weakest = min(s for s, plays in by_strength.items() if any(p >= fold for p in plays))
+    exceptions = sum((p >= fold) != (s >= weakest) for s, plays in by_strength.items()
+                     for p in plays)  # fmt: skip
     near = tuple(
-        (_ranks(deck.example[s]), len(plays), sum(plays, Fraction(0)) / len(plays),
-         "play" if all(p >= -1 for p in plays) else "fold")
+        (_ranks(deck.example[s]), len(plays), Fraction(sum(plays), len(plays) * DEALER_HANDS),
+         "play" if all(p >= fold for p in plays) else "fold")
         for s in range(weakest - 3, weakest + 3) if s in by_strength
         for plays in [by_strength[s]]
     )  # fmt: skip
-    return AntePlay(expected_result=total / HANDS, play_hands=played,
-                    bonus_return=bonus_total / HANDS, threshold=_ranks(deck.example[weakest]),
-                    exceptions=exceptions, near=near)  # fmt: skip
+    return AntePlay(expected_result=Fraction(total) / unit, play_hands=played,
+                    bonus_return=Fraction(bonus_total) / unit,
+                    threshold=_ranks(deck.example[weakest]), exceptions=exceptions,
+                    near=near)  # fmt: skip
 
 
 def _sheet(wager: str, section: str, table: Sequence[tuple[str, Any]], lose: Fraction,
