@@ -7,7 +7,8 @@
 * ``bench.close`` — the gaming-day close (replay, reconciliation, seal,
   export) of simulated days, stage by stage;
 * ``bench.round_append`` — a 95-event round appended one event at a time
-  through the ledger: the rounds service's work against one replay.
+  through the ledger: the rounds service's work against one replay;
+* ``bench.parsheet`` — the Three Card Poker exact par sheet, cold (no database).
 
 ``python -m bench --only ledger --batches 500`` runs one of them; options
 after ``--only`` that the dispatcher does not know go to the ledger bench
@@ -24,9 +25,9 @@ import importlib
 import sys
 import traceback
 
-BENCHMARKS = ("ledger", "evaluator", "replay", "close", "round_append")
+BENCHMARKS = ("ledger", "evaluator", "replay", "close", "round_append", "parsheet")
 #: Benchmarks run as ``python -m bench.<name>`` in their own interpreter.
-MODULES = ("replay", "close", "round_append")
+MODULES = ("replay", "close", "round_append", "parsheet")
 
 
 def _run_evaluator() -> int:

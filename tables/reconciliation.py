@@ -97,7 +97,7 @@ class PlayTally:
             self.wagers[str(wager)] = self.wagers.get(str(wager), 0) + amount
         options = dict(result.settlement.options_applied)
         self.theoretical += theoretical_win(
-            opened.ruleset_id, wagers, options.get("pair_of_tens_middle_bets", "")
+            opened.ruleset_id, wagers, options.get("pair_of_tens_middle_bets", ""), options
         )
         self.ruleset_id = opened.ruleset_id
         self.rounds += 1

@@ -65,3 +65,48 @@ def test_theoretical_win_counts_only_the_handle_each_edge_names():
 def test_an_unknown_rule_set_has_no_edge():
     with pytest.raises(KeyError, match="no house edge is recorded for rule set XX"):
         house_edges("XX")
+
+
+@pytest.mark.parametrize("pair_plus", ["565.12(d) minimum", "1-4-6-30-40", "1-3-6-30-40"])
+def test_565_12_d_pair_plus_edge_finance_uses_is_the_par_sheet(pair_plus):
+    from tables.rules.parsheets import three_card_poker as sheet
+
+    edges = house_edges("PA-565-2010", options={"pair_plus_table": pair_plus})
+    (pair_plus_edge,) = [edge for edge in edges if edge.handle == {"PAIR_PLUS"}]
+    assert pair_plus_edge.edge == sheet.pair_plus_sheet(pair_plus).house_edge
+
+
+def test_565_12_e_f_ante_edge_finance_uses_is_the_optimal_game_of_each_bonus():
+    from tables.rules.parsheets import three_card_poker as sheet
+
+    for table, reading in sheet.bonus_choices():
+        options = {"version": "base" if table == "base" else "f1",
+                   "ante_bonus_table": table, "ante_bonus_reading": reading}  # fmt: skip
+        ante, play, _ = house_edges("PA-565-2010", options=options)
+        assert ante.handle == {"ANTE"} and play.handle == {"PLAY"} and play.edge == 0
+        assert ante.edge == sheet.ante_play(table, reading).house_edge
+    assert house_edges("PA-565-2010")[0].edge == Fraction(686_689, 20_358_520)  # § 565.12(e)
+
+
+def test_565_three_card_poker_theoretical_win_is_ante_times_game_edge_plus_pair_plus():
+    # Options as a settlement records them: strings, the rounding among them.
+    recorded = {"rounding": "ROUND_DOWN_TO_CENT", "version": "base",
+                "pair_plus_table": "1-4-6-30-40", "ante_bonus_table": "base",
+                "fold_pair_plus": "settled", "tie_rule": "conventional"}  # fmt: skip
+    wagers = {"ANTE": 1_000, "PLAY": 1_000, "PAIR_PLUS": 500}
+    expected = 1_000 * Fraction(686_689, 20_358_520) + 500 * Fraction(128, 5_525)
+    assert theoretical_win("PA-565-2010", wagers, options=recorded) == expected
+
+
+def test_every_handle_wager_of_a_game_with_generated_edges_has_exactly_one_edge():
+    from tables.rules import parsheets, registry
+
+    for game_id in registry.game_ids():
+        module = parsheets.module(game_id)
+        if module is None or not hasattr(module, "house_edges"):
+            continue
+        game = registry.declared(game_id)
+        assert game is not None
+        for ruleset in game.rulesets:
+            named = [name for edge in house_edges(ruleset.id) for name in edge.handle]
+            assert sorted(named) == sorted(game.handle_wagers), game_id

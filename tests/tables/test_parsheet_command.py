@@ -168,3 +168,55 @@ def test_674a_11_b_exact_classes_print_the_across_decision_with_exact_values():
 def test_exact_refuses_bad_arguments(args, message):
     with pytest.raises(CommandError, match=message):
         run(*args)
+
+
+def test_565_three_card_poker_par_sheet_is_exact_with_options_from_the_command_line():
+    report = json.loads(
+        run("three_card_poker", "--ruleset", "PA-565-2010", "--json",
+            "--option", "pair_plus_table=1-3-6-30-40")  # fmt: skip
+    )
+    assert report["options"]["pair_plus_table"] == "1-3-6-30-40"
+    assert report["selected"] == "Pair Plus 1-3-6-30-40"
+    edges = {sheet["wager"]: sheet["house_edge_percent"] for sheet in report["side_wagers"]}
+    assert edges == {
+        "Pair Plus 565.12(d) minimum": "12.7964%",  # § 565.12(d)
+        "Pair Plus 1-4-6-30-40": "2.3167%",
+        "Pair Plus 1-3-6-30-40": "7.2760%",
+    }
+    game = report["whole_game"]
+    assert game["house_edge"]["fraction"] == "686689/20358520"  # § 565.11(b), § 565.12(a)-(e)
+    assert game["element_of_risk_percent"] == "2.0147%"
+    assert game["strategy"].startswith("Play Q-6-4 or better")
+    bonus = {sheet["wager"]: sheet["expected_result"]["fraction"] for sheet in report["ante_bonus"]}
+    assert bonus["Ante bonus base"] == "292/5525"  # § 565.12(e)
+    assert len(report["by_ante_bonus"]) == 13  # § 565.12(e), and (f): 3 columns x 4 readings
+    text = run("three_card_poker", "--ruleset", "PA-565-2010")
+    assert "House edge: 686689/20358520 = 3.3730%" in text
+    assert "Play Q-6-4 or better" in text and "Pair Plus 1-4-6-30-40" in text
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("three_card_poker", "--ruleset", "PA-565-2010", "--option", "ante_bonus_table=B"),
+         r"565.12\(f\): ante_bonus_table=B needs an ante_bonus_reading"),
+        (("three_card_poker", "--ruleset", "PA-565-2010", "--option", "pair_plus_table=2-2"),
+         r"option pair_plus_table=2-2 is not one of .* \(565.12\(d\)\)"),
+        (("three_card_poker", "--ruleset", "PA-565-2010", "--option", "tie_rule"),
+         "is not NAME=VALUE"),
+        (("three_card_poker", "--ruleset", "PA-674a-2019"),
+         "rule set PA-674a-2019 is for criss_cross_poker, not three_card_poker"),
+        (("criss_cross_poker", "--ruleset", "PA-674a-2019", "--option", "x=y"),
+         "--option applies to declared par sheets"),
+    ],
+)  # fmt: skip
+def test_three_card_poker_refuses_bad_options(args, message):
+    with pytest.raises(CommandError, match=message):
+        run(*args)
+
+
+def test_every_registered_game_has_a_par_sheet():
+    from tables.management.commands.parsheet import _games
+    from tables.rules import registry
+
+    assert _games() == registry.game_ids()

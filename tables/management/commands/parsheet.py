@@ -5,6 +5,13 @@ whole game under a strategy, with a 95 % confidence interval) are labelled as
 such. ``--json`` prints fractions as ``"num/den"`` strings with decimal strings
 beside them; no float is ever printed.
 
+Games are found through :mod:`tables.rules.registry`: a game that offers a
+par-sheet function (:mod:`tables.rules.parsheets`) is listed, with its declared
+options settable by ``--option name=value`` (``three_card_poker`` is exact
+throughout: Pair Plus, the Ante bonus and the Ante/Play game under optimal
+play). Criss-Cross and Double Cross keep their own sheets here (simulation
+with ``--strategy``/``--rounds``, and the exact solver below).
+
 ``criss_cross_poker --exact`` instead solves the whole game exactly under
 optimal play (:mod:`tables.rules.parsheet_exact`, 169 starting-hand classes
 spread over ``--processes`` worker processes; a few minutes on two cores) and
@@ -24,7 +31,7 @@ from fractions import Fraction
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tables.rules import parsheet, parsheet_exact
+from tables.rules import parsheet, parsheet_exact, parsheets, registry
 from tables.rules.rulesets import (
     RULESETS,
     CrissCrossRuleSet,
@@ -33,7 +40,8 @@ from tables.rules.rulesets import (
     get_ruleset,
 )
 
-GAMES = ("criss_cross_poker", "double_cross_poker")
+#: Games whose sheets this command builds itself (simulation, the exact solver).
+SIMULATED_GAMES = ("criss_cross_poker", "double_cross_poker")
 STRATEGIES = ("optimal", "basic")
 DEFAULT_ROUNDS = {"criss_cross_poker": 100_000, "double_cross_poker": 40_000}
 CALIBRATION_SAMPLES = 100
@@ -59,7 +67,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("game", help="criss_cross_poker or double_cross_poker")
+        parser.add_argument("game", help="a registered game, e.g. three_card_poker")
         parser.add_argument("--ruleset", required=True, help="rule set id, e.g. PA-674a-2019")
         parser.add_argument("--strategy", default="optimal", help="optimal or basic")
         parser.add_argument(
@@ -97,6 +105,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--processes", type=int, default=2, help="with --exact: worker processes (1: no pool)"
         )
+        parser.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="a declared option of the game (repeatable; 'none' for no value), e.g. "
+            "pair_plus_table=1-4-6-30-40",
+        )
         parser.add_argument("--json", action="store_true", help="machine-readable output")
 
     def handle(
@@ -113,11 +129,13 @@ class Command(BaseCommand):
         exact=False,
         exact_classes=None,
         processes=2,
+        option=(),
         **options,
     ):
         self.calibration_samples = calibration_samples
-        if game not in GAMES:
-            raise CommandError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+        known = _games()
+        if game not in known:
+            raise CommandError(f"unknown game {game!r}; known: {', '.join(known)}")
         if ruleset not in RULESETS:
             raise CommandError(
                 f"unknown rule set {ruleset!r}; known: " + ", ".join(sorted(RULESETS))
@@ -125,6 +143,21 @@ class Command(BaseCommand):
         rules = get_ruleset(ruleset)
         if rules.game != game:
             raise CommandError(f"rule set {ruleset} is for {rules.game}, not {game}")
+        if game not in SIMULATED_GAMES:
+            started = time.monotonic()
+            report = _declared(game, rules, option)
+            report.update(
+                game=game,
+                ruleset=rules.id,
+                runtime_seconds=str(round(Decimal(time.monotonic() - started), 1)),
+            )
+            if json:
+                self.stdout.write(_dumps(report))
+            else:
+                self._print_declared(report)
+            return
+        if option:
+            raise CommandError(f"--option applies to declared par sheets, not {game}")
         if strategy not in STRATEGIES:
             raise CommandError(f"unknown strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
         if pair_of_tens is not None and not (
@@ -251,6 +284,74 @@ class Command(BaseCommand):
 
     # -- output ---------------------------------------------------------------------
 
+    def _print_declared(self, report):
+        write = self.stdout.write
+        write(f"PAR SHEET  {report['game']}  rule set {report['ruleset']}  EXACT")
+        for name, value in report["options"].items():
+            write(f"  option {name} = {'none' if value is None else value}")
+        for sheet in report.get("side_wagers", ()):
+            chosen = " (this rule set's)" if sheet["wager"] == report.get("selected") else ""
+            self._print_sheet(sheet, chosen)
+        bonuses = report.get("ante_bonus", ())
+        if bonuses:
+            write("")
+            write("Ante bonus, per unit of Ante, paid on Ante and Play - EXACT, 22,100 hands")
+            for sheet in bonuses:
+                paid = ", ".join(
+                    f"{row['label']} {row['odds']} ({row['combinations']:,})"
+                    for row in sheet["rows"]
+                    if row["odds"] != "loses"
+                )
+                write(
+                    f"  {sheet['wager']} ({sheet['section']}): return "
+                    f"{sheet['expected_result']['fraction']} = {sheet['expected_result_percent']}"
+                )
+                write(f"    {paid}")
+        game = report.get("whole_game")
+        if game:
+            write("")
+            write(game["title"])
+            for key, value in game.items():
+                if isinstance(value, dict) and "fraction" in value:
+                    write(
+                        f"  {key.replace('_', ' ').capitalize()}: {value['fraction']} = "
+                        f"{game[key + '_percent']}"
+                    )
+            write(f"  Strategy: {game['strategy']}")
+            for row in game.get("near_threshold", ()):
+                write(
+                    f"    {row['hand']:<8} {row['hands']:>3} hands  value of playing "
+                    f"{row['value_of_playing']['decimal']:>10}  {row['decision']}"
+                )
+            for note in game.get("notes", ()):
+                write(f"  Note: {note}")
+        for row in report.get("by_ante_bonus", ()):
+            if row is report["by_ante_bonus"][0]:
+                write("")
+                write("Ante/Play under optimal play, by Ante bonus table and reading")
+            write(
+                f"  {row['ante_bonus']:<28} house edge {row['house_edge_percent']:>9}  "
+                f"element of risk {row['element_of_risk_percent']:>9}  "
+                f"play {row['play_frequency_percent']}"
+            )
+        write(f"(runtime {report['runtime_seconds']} s)")
+
+    def _print_sheet(self, sheet, chosen=""):
+        write = self.stdout.write
+        write("")
+        write(
+            f"{sheet['wager']} ({sheet['section']}){chosen} - EXACT, all "
+            f"{sheet['combinations']:,} hands counted"
+        )
+        write(f"  {'Outcome':<42}{'Odds':>10}{'Combinations':>14}{'Probability':>16}{'Return':>16}")
+        for row in sheet["rows"]:
+            write(
+                f"  {row['label']:<42}{row['odds']:>10}{row['combinations']:>14,}"
+                f"{row['probability']['decimal']:>16}{row['contribution']['decimal']:>16}"
+            )
+        write(f"  Hit frequency: {sheet['hit_frequency']['decimal']}")
+        write(f"  House edge: {sheet['house_edge']['fraction']} = {sheet['house_edge_percent']}")
+
     def _print_exact(self, report):
         write = self.stdout.write
         write(f"PAR SHEET  {report['game']}  rule set {report['ruleset']}  EXACT, optimal strategy")
@@ -312,24 +413,7 @@ class Command(BaseCommand):
             if value is not None:
                 write(f"  option {name} = {value}")
         for sheet in report["side_wagers"]:
-            write("")
-            write(
-                f"{sheet['wager']} ({sheet['section']}) - EXACT, all "
-                f"{sheet['combinations']:,} hands counted"
-            )
-            write(
-                f"  {'Outcome':<42}{'Odds':>10}{'Combinations':>14}{'Probability':>16}"
-                f"{'Return':>16}"
-            )
-            for row in sheet["rows"]:
-                write(
-                    f"  {row['label']:<42}{row['odds']:>10}{row['combinations']:>14,}"
-                    f"{row['probability']['decimal']:>16}{row['contribution']['decimal']:>16}"
-                )
-            write(f"  Hit frequency: {sheet['hit_frequency']['decimal']}")
-            write(
-                f"  House edge: {sheet['house_edge']['fraction']} = {sheet['house_edge_percent']}"
-            )
+            self._print_sheet(sheet)
         game = report["whole_game"]
         write("")
         write(
@@ -454,6 +538,50 @@ def _criss_cross_exact(rules, pair_of_tens, exact_classes, processes):
     }
 
 
+def _games() -> tuple[str, ...]:
+    """Registered games with a par sheet: the declared ones, and the two built here."""
+    found = set(parsheets.games())
+    return tuple(g for g in registry.game_ids() if g in found or g in SIMULATED_GAMES)
+
+
+def _declared(game: str, rules, chosen: list[str]) -> dict[str, object]:
+    """The par sheet a game provides (:mod:`tables.rules.parsheets`), made printable."""
+    wanted = {}
+    for item in chosen:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise CommandError(f"--option {item!r} is not NAME=VALUE")
+        wanted[name.strip()] = None if value.strip().lower() == "none" else value.strip()
+    try:
+        options = parsheets.options(game, wanted, rules)
+        provider = parsheets.provider(game)
+        assert provider is not None
+        report = provider(rules, options)
+    except ValueError as error:
+        raise CommandError(str(error)) from None
+    return {"options": options, **_plain(report)}
+
+
+def _plain(value):
+    """Fractions as ``{"fraction", "decimal"}`` beside a ``*_percent`` string; sheets as tables."""
+    if isinstance(value, parsheet.WagerSheet):
+        return _sheet(value)
+    if isinstance(value, Fraction):
+        return _number(value)
+    if isinstance(value, dict):
+        plain: dict[str, object] = {}
+        for key, item in value.items():
+            if key == "selected_side_wager":
+                key = "selected"
+            plain[key] = _plain(item)
+            if isinstance(item, Fraction):
+                plain[f"{key}_percent"] = _pct(item)
+        return plain
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
 def _given_class(counts: tuple[int, int, int]) -> dict[str, dict[str, str]]:
     """Probabilities of fold, 1x, 3x at a later decision given the two-card class."""
     return {
@@ -479,6 +607,8 @@ def _sheet(sheet: parsheet.WagerSheet) -> dict[str, object]:
             for row in sheet.rows
         ],
         "hit_frequency": _number(sheet.hit_frequency),
+        "expected_result": _number(sheet.expected_result),
+        "expected_result_percent": _pct(sheet.expected_result),
         "house_edge": _number(sheet.house_edge),
         "house_edge_percent": _pct(sheet.house_edge),
     }
