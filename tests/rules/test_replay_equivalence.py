@@ -9,11 +9,12 @@ a canonical text form and hashed. The digest was computed before the engine's
 hot paths were optimised; an optimisation that changes any result changes it.
 
 The digest covers the engine's own representation (every state field, every
-event field), so it moved three times: when the vocabulary went to version 2
-(wagers and spots became names a game declares; options moved into
-``options``), when Criss-Cross and Double Cross became declarations run by
-``tables.rules.machine``, and when settlement lines named their counterparty
-(money movements).
+event field), so it moves with the representation: it moved when the
+vocabulary went to version 2 (wagers and spots became names a game declares;
+options moved into ``options``), when Criss-Cross and Double Cross became
+declarations run by ``tables.rules.machine`` (whose state keeps its current
+step and the cards its deal places), and when settlement lines named their
+counterparty (money movements).
 :mod:`tests.rules.test_observable_digest`, pinned before that change, proves
 that nothing replay *tells* moved with it: the version-1 records read through
 the upcasters settle, refuse and find exactly as before.
@@ -44,7 +45,7 @@ from tables.rules.simulate import (
     simulate_double_cross,
 )
 
-GOLDEN_DIGEST = "af5da16ad7cdef71cf2629f35c4f4b622afccacd9debf18e9b64fbe20a9f6f20"
+GOLDEN_DIGEST = "a3a0342c94f9c952267a46368beeb0c0b3274956e5a6711b2c932d5507c1c881"
 
 RULESETS = ("PA-592-2014", "PA-674a-2016", "PA-674a-2019", "MA-DCP-UNDATED")
 ROUNDS_PER_RULESET = 30
