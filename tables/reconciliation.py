@@ -33,6 +33,7 @@ no square root (and no float) is ever taken.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -41,7 +42,13 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from tables.rules.events import DealerCollected, DealerPaid, WagerPlaced, WagerReturned
+from tables.rules.events import (
+    DealerCollected,
+    DealerPaid,
+    Decision,
+    WagerPlaced,
+    WagerReturned,
+)
 from tables.rules.house_edge import theoretical_win
 
 #: z² of the two-sided normal interval for each confidence level offered.
@@ -78,9 +85,12 @@ class PlayTally:
         """Add one replayed round (``tables.rules.replay.ReplayResult``)."""
         opened = result.events[0]
         wagers: dict[Any, int] = {}
-        for event in result.events:
+        for index, event in enumerate(result.events):
             if isinstance(event, WagerPlaced):
                 wagers[event.wager] = wagers.get(event.wager, 0) + event.amount_cents
+            elif isinstance(event, Decision) and event.amount_cents:
+                for wager, amount in _decided(result.states, index, event.seat).items():
+                    wagers[wager] = wagers.get(wager, 0) + amount
             elif isinstance(event, DealerCollected):
                 self.collected_cents += event.amount_cents
             elif isinstance(event, DealerPaid):
@@ -90,9 +100,11 @@ class PlayTally:
         for wager, amount in wagers.items():
             self.wagers[str(wager)] = self.wagers.get(str(wager), 0) + amount
         options = dict(result.settlement.options_applied)
-        self.theoretical += theoretical_win(
-            opened.ruleset_id, wagers, options.get("pair_of_tens_middle_bets", "")
-        )
+        # A rule set with no par sheet recorded yet adds no theoretical win.
+        with contextlib.suppress(KeyError):
+            self.theoretical += theoretical_win(
+                opened.ruleset_id, wagers, options.get("pair_of_tens_middle_bets", "")
+            )
         self.ruleset_id = opened.ruleset_id
         self.rounds += 1
         self.events += event_count
@@ -138,6 +150,14 @@ class PlayTally:
             theoretical=Fraction(payload["theoretical_win"]),
             ruleset_id=payload["ruleset_id"],
         )
+
+
+def _decided(states: Sequence[Any], index: int, seat: int) -> dict[str, int]:
+    """The wagers the decision at ``index`` put down at ``seat`` (a Play Wager):
+    what the seat holds after it and did not before."""
+    before = states[index - 1].seats[seat].wagers
+    after = states[index].seats[seat].wagers
+    return {wager: amount for wager, amount in after.items() if wager not in before}
 
 
 @dataclass(frozen=True)

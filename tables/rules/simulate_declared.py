@@ -95,6 +95,8 @@ __all__ = [
     "irregularities_for",
     "simulate_declared",
     "simulator_for",
+    "errors_for",
+    "irregularities_of",
 ]
 
 Strategy = Callable[[RoundState, Seat, Decide, random.Random], str]
@@ -404,3 +406,20 @@ def simulator_for(game_id: str) -> Callable[..., SimulatedRound]:
     Each takes ``(rng, ruleset, *, seats, gaming_day, dealer_errors, irregularity)``.
     """
     return _HAND_WRITTEN.get(game_id, simulate_declared)
+
+
+def errors_for(game_id: str) -> Sequence[DealerError | SettlementError]:
+    """The dealer errors worth drawing for ``game_id``'s simulator.
+
+    >>> errors_for("criss_cross_poker") == list(DealerError)
+    True
+    """
+    return list(DealerError) if game_id in _HAND_WRITTEN else ANY_GAME_ERRORS
+
+
+def irregularities_of(game_id: str) -> Sequence[Irregularity]:
+    """The irregularities worth staging for ``game_id``'s simulator."""
+    game = declared(game_id)
+    if game_id in _HAND_WRITTEN or game is None:
+        return list(Irregularity)
+    return irregularities_for(game)
