@@ -84,8 +84,8 @@ def test_the_round_viewer_draws_three_card_pokers_layout_dealer_and_seats(admin_
     dealt = [e for e in events if isinstance(e, CardDealt)]
     dealer = [str(e.card) for e in dealt if e.recipient is Recipient.DEALER]
     assert _spots(html, "layout-dealer") == [("dealer", dealer)] and len(dealer) == 3
-    seats = [(f"seat {seat}", [str(e.card) for e in dealt if e.seat == seat])
-             for seat in sorted({e.seat for e in events if isinstance(e, WagerPlaced)})]  # fmt: skip
+    wagering = sorted({e.seat for e in events if isinstance(e, WagerPlaced)})
+    seats = [(f"seat {seat}", [str(e.card) for e in dealt if e.seat == seat]) for seat in wagering]
     assert _spots(html, "layout-seat") == seats
     assert all(len(cards) == 3 for _, cards in seats)
     assert 'class="cross"' not in html and "layout-community" not in html
