@@ -43,7 +43,6 @@ from typing import Any
 
 from tables.rules.cards import STANDARD_DECK, Card, parse_cards
 from tables.rules.declaration import (
-    AnyAmount,
     Choice,
     Deal,
     Decide,
@@ -201,23 +200,21 @@ class _Table:
 
 def _amounts(spec: WagerSpec, seat: Seat, ruleset: Any, cents: Sequence[int],
              rng: random.Random) -> Iterator[int]:  # fmt: skip
-    """Amounts to try for ``spec`` at ``seat``, most likely first."""
+    """Amounts to try for ``spec`` at ``seat``: its declared relation's, else chip amounts."""
     relation = spec.amount
-    if isinstance(relation, EqualTo | MultipleOf) and relation.wager in seat.wagers:
-        base = seat.wagers[relation.wager]
-        if isinstance(relation, EqualTo):
-            yield base
-            return
-        low, high = (getattr(ruleset, term) if isinstance(term, str) else term
-                     for term in (relation.low, relation.high))  # fmt: skip
-        multiples = list(range(max(1, int(low)), int(high) + 1))
-        rng.shuffle(multiples)
-        yield from (multiple * base for multiple in multiples)
+    if not isinstance(relation, EqualTo | MultipleOf):
+        yield from rng.sample(list(cents), len(cents))
         return
-    if isinstance(relation, AnyAmount) or not isinstance(relation, EqualTo | MultipleOf):
-        shuffled = list(cents)
-        rng.shuffle(shuffled)
-        yield from shuffled
+    base = seat.wagers.get(relation.wager)
+    if base is None:
+        return
+    if isinstance(relation, EqualTo):
+        yield base
+        return
+    low, high = (getattr(ruleset, term) if isinstance(term, str) else term
+                 for term in (relation.low, relation.high))  # fmt: skip
+    multiples = list(range(max(1, int(low)), int(high) + 1))
+    yield from (multiple * base for multiple in rng.sample(multiples, len(multiples)))
 
 
 def _wagers(table: _Table, play: Play, rng: random.Random) -> None:
