@@ -40,3 +40,32 @@ def test_the_tables_admin_offers_every_registered_game():
 
     offered = {value for value, _ in Table._meta.get_field("game").choices}
     assert offered == set(registry.game_ids())
+
+
+def test_every_registered_game_can_be_simulated_and_its_rounds_replay():
+    import random
+
+    from tables.rules import simulate_declared
+    from tables.rules.replay import replay
+    from tables.rules.simulate import DealerError, SettlementError
+
+    hand_written = {"criss_cross_poker", "double_cross_poker"}
+    for game_id in registry.game_ids():
+        simulate = simulate_declared.simulator_for(game_id)
+        if game_id not in hand_written:
+            assert simulate is simulate_declared.simulate_declared
+            game = registry.declared(game_id)
+            assert game is not None, f"{game_id} is neither declared nor hand-simulated"
+        for ruleset in [r for r in RULESETS.values() if r.game == game_id]:
+            found = 0
+            for seed in range(10):
+                errors: list[DealerError | SettlementError] = (
+                    [DealerError.MISPAY_FIRST_WIN] if seed % 2 else [])  # fmt: skip
+                sim = simulate(random.Random(seed), ruleset, seats=(1, 2, 3),
+                               gaming_day=ruleset.effective_from, dealer_errors=errors)  # fmt: skip
+                result = replay(sim.events)
+                assert result.final_state.phase == "closed", (ruleset.id, seed)
+                expected = [(i.expected_finding, i.seat, i.wager) for i in sim.injected]
+                assert [(f.kind, f.seat, f.wager) for f in result.findings] == expected
+                found += len(result.findings)
+            assert found, f"{ruleset.id}: no injected error was found in 5 rounds"
