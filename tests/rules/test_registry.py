@@ -69,3 +69,27 @@ def test_every_registered_game_can_be_simulated_and_its_rounds_replay():
                 assert [(f.kind, f.seat, f.wager) for f in result.findings] == expected
                 found += len(result.findings)
             assert found, f"{ruleset.id}: no injected error was found in 5 rounds"
+
+
+def test_every_registered_game_has_each_piece_the_product_reads():
+    """A game module alone puts a game in the product: each piece is found by its id."""
+    import random
+
+    from operations.management.commands.demo import DEMO_TABLES, declared_tables
+    from tables.cards_svg import layout_html
+    from tables.management.commands.parsheet import _games as with_par_sheets
+    from tables.rules import simulate_declared
+    from tables.rules.house_edge import house_edges
+
+    on_the_demo_floor = {game for _, game, *_ in (*DEMO_TABLES, *declared_tables())}
+    for game_id in registry.game_ids():
+        assert game_id in with_par_sheets(), f"{game_id} has no par sheet"
+        assert game_id in on_the_demo_floor, f"{game_id} has no table in the demo"
+        own = [ruleset for ruleset in RULESETS.values() if ruleset.game == game_id]
+        for ruleset in own:
+            assert house_edges(ruleset.id), f"{ruleset.id} has no house edge for finance"
+        ruleset = own[0]
+        simulate = simulate_declared.simulator_for(game_id)
+        sim = simulate(random.Random(1), ruleset, seats=(1, 2), gaming_day=ruleset.effective_from)
+        drawn = layout_html(game_id, sim.events)
+        assert drawn.count("<svg") >= 2, f"{game_id}'s round viewer draws no cards"
