@@ -128,6 +128,13 @@ def object_schema(
     return schema
 
 
-CENTS = {"type": "integer", "minimum": 0, "description": "integer cents"}
-POSITIVE_CENTS = {"type": "integer", "minimum": 1, "description": "integer cents"}
+#: The largest amount of money one event may carry: $10 billion. The read
+#: models' money columns are BigIntegerField (signed 64-bit); a bound this far
+#: below 2^63 keeps a sum of up to nine million such amounts (a day's buy-ins,
+#: a round's wagers) within the column too.
+MAX_CENTS = 10**12
+CENTS = {"type": "integer", "minimum": 0, "maximum": MAX_CENTS, "description": "integer cents"}
+POSITIVE_CENTS = {
+    "type": "integer", "minimum": 1, "maximum": MAX_CENTS, "description": "integer cents"
+}
 TEXT = {"type": "string", "minLength": 1, "maxLength": 500}

@@ -62,13 +62,22 @@ def may_append(actor: Actor, event_type: str) -> bool:
 
 FLOAT_REFUSED = "numbers must be integers (money is integer cents, odds are fractions)"
 NUL_REFUSED = "text may not contain the NUL character (U+0000)"
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+RANGE_REFUSED = (
+    f"integers must lie within the signed 64-bit range [{INT64_MIN}, {INT64_MAX}]: "
+    "beyond it a reader cannot hold the value exactly"
+)
 
 
 def _unstorable(value: Any, path: str) -> tuple[str, str] | None:
     """The first value the ledger will not store, with the reason: a float
-    (money is exact) or a NUL character (PostgreSQL's jsonb cannot hold it)."""
+    (money is exact), an integer beyond 64 bits (what every reader, orjson,
+    the read models' BigIntegerField columns and the export's readers hold
+    exactly) or a NUL character (PostgreSQL's jsonb cannot hold it)."""
     if isinstance(value, float):
         return path, FLOAT_REFUSED
+    if isinstance(value, int) and not isinstance(value, bool):
+        return None if INT64_MIN <= value <= INT64_MAX else (path, RANGE_REFUSED)
     if isinstance(value, str):
         return (path, NUL_REFUSED) if "\x00" in value else None
     if isinstance(value, dict):

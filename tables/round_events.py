@@ -19,7 +19,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from audit import errors
-from audit.registry import EventType, StreamKind, register_event_type, register_stream_kind
+from audit.registry import (
+    MAX_CENTS,
+    EventType,
+    StreamKind,
+    register_event_type,
+    register_stream_kind,
+)
 from tables.rules.cards import Card
 from tables.rules.engine import RuleViolation
 from tables.rules.events import ROUND_EVENT_TYPES, Event, Options
@@ -56,13 +62,29 @@ def _schema_for(annotation: Any) -> dict[str, Any]:
     return {"type": "string"}
 
 
+def _money(schema: dict[str, Any]) -> dict[str, Any]:
+    """A ``*_cents`` field: integer cents up to ``MAX_CENTS`` (the read models'
+    money columns are 64-bit; the engine checks the lower bound and says why)."""
+    if schema.get("type") == "integer":
+        return {**schema, "maximum": MAX_CENTS, "description": "integer cents"}
+    if "anyOf" in schema:
+        return {"anyOf": [_money(option) for option in schema["anyOf"]]}
+    return schema
+
+
+def _field_schema(name: str, annotation: Any) -> dict[str, Any]:
+    schema = _schema_for(annotation)
+    return _money(schema) if name.endswith("_cents") else schema
+
+
 def schema_of(cls: type[Event]) -> dict[str, Any]:
     hints = typing.get_type_hints(cls)
     fields = dataclasses.fields(cls)
     return {
         "type": "object",
         "description": (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else "",
-        "properties": {field.name: _schema_for(hints[field.name]) for field in fields},
+        "properties": {field.name: _field_schema(field.name, hints[field.name])
+                       for field in fields},  # fmt: skip
         "required": [f.name for f in fields if f.default is dataclasses.MISSING],
         "additionalProperties": False,
     }
