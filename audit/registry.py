@@ -135,6 +135,9 @@ def object_schema(
 MAX_CENTS = 10**12
 CENTS = {"type": "integer", "minimum": 0, "maximum": MAX_CENTS, "description": "integer cents"}
 POSITIVE_CENTS = {
-    "type": "integer", "minimum": 1, "maximum": MAX_CENTS, "description": "integer cents"
+    "type": "integer",
+    "minimum": 1,
+    "maximum": MAX_CENTS,
+    "description": "integer cents",
 }
 TEXT = {"type": "string", "minLength": 1, "maxLength": 500}

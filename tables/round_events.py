@@ -83,8 +83,9 @@ def schema_of(cls: type[Event]) -> dict[str, Any]:
     return {
         "type": "object",
         "description": (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else "",
-        "properties": {field.name: _field_schema(field.name, hints[field.name])
-                       for field in fields},  # fmt: skip
+        "properties": {
+            field.name: _field_schema(field.name, hints[field.name]) for field in fields
+        },  # fmt: skip
         "required": [f.name for f in fields if f.default is dataclasses.MISSING],
         "additionalProperties": False,
     }

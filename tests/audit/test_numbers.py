@@ -79,8 +79,8 @@ def test_money_above_its_bound_is_refused():
 
 
 def test_a_wager_above_the_money_bound_is_refused():
-    from tables.rules.events import WagerPlaced
     from tables.round_events import schema_of
+    from tables.rules.events import WagerPlaced
 
     schema = schema_of(WagerPlaced)["properties"]["amount_cents"]
     assert schema["maximum"] == MAX_CENTS
