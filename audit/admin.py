@@ -109,6 +109,4 @@ class AppendPermissionAdmin(SimpleHistoryAdmin):
     list_display = ["role", "event_type"]
     list_filter = ["role"]
     list_select_related = ["role"]
-
-
 from audit import admin_seals  # noqa: E402, F401  (the day seals' admin)

@@ -112,7 +112,6 @@ def record_download(actor: Actor, day: datetime.date) -> None:
 
 # --- events ---------------------------------------------------------------------------
 
-
 def _event_columns(table: str = "") -> str:
     prefix = f"{table}." if table else ""
     return (

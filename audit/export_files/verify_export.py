@@ -274,24 +274,18 @@ def check_close_events(directory, manifest, label):
         if event["stream_id"] != stream_id:
             raise Inconsistent(f"{where}: stream {event['stream_id']}, not {stream_id}")
         if event["version"] != previous[0] + 1 or event["prev_hash"] != previous[1]:
-            raise Inconsistent(
-                f"{where}: version {event['version']} does not follow the "
-                "previous event (an event is missing or out of order)"
-            )
+            raise Inconsistent(f"{where}: version {event['version']} does not follow the "
+                               "previous event (an event is missing or out of order)")
         if event_hash(event) != event["hash"]:
             raise Inconsistent(f"{where}: content altered, the recomputed hash differs")
         if event["type"] == "close.sealed":
             sealed = event["payload"]["seal_hash"]
         previous = (event["version"], event["hash"])
     if sealed != manifest["seal_hash"]:
-        raise Inconsistent(
-            f"{label}close_events.jsonl: close.sealed names seal {sealed}, "
-            f"the manifest {manifest['seal_hash']}"
-        )
-    say(
-        f"ok   {label}close_events.jsonl: {previous[0]} events of {stream_id} intact, "
-        "ending with this export's seal"
-    )
+        raise Inconsistent(f"{label}close_events.jsonl: close.sealed names seal {sealed}, "
+                           f"the manifest {manifest['seal_hash']}")
+    say(f"ok   {label}close_events.jsonl: {previous[0]} events of {stream_id} intact, "
+        "ending with this export's seal")
 
 
 DAY_KEYS = ["development_key", "files", "format", "gaming_day", "merkle_root", "seal_hash"]
