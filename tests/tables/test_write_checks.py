@@ -46,10 +46,20 @@ def test_a_correction_cannot_take_a_compliance_findings_stream(floor):
     assert read_stream(stream) == []
 
 
-def test_only_the_compliance_job_raises_a_finding(floor):
+def test_only_the_compliance_job_raises_a_finding_even_with_a_permission_granted(floor):
+    from django.contrib.auth.models import Group
+
+    from audit.models import AppendPermission
+
+    # An insider grants the floorperson every compliance event type.
+    AppendPermission.objects.create(role=Group.objects.get(name=Role.FLOORPERSON.value),
+                                    event_type="compliance.*")  # fmt: skip
     stream = "compliance:deck-overdue:T1-RED:2024-05-01T10.00"
-    finding = NewEvent("compliance.deck_overdue", {})
-    with pytest.raises(errors.LedgerError):
+    finding = NewEvent("compliance.deck_overdue", {"deck_id": "T1-RED", "table_id": "T1",
+                                                   "due_at": "2024-05-01T14:00:00Z",
+                                                   "minutes_over": 5, "section": "592.3(c)",
+                                                   "gaming_day": "2024-05-01"})  # fmt: skip
+    with pytest.raises(errors.Forbidden, match="compliance job only"):
         append(stream, [finding], expected_version=0,
                actor=Actor.from_user(floor.user(Role.FLOORPERSON)))  # fmt: skip
 
