@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -25,20 +26,55 @@ from audit import errors
 from audit.ledger import Actor, NewEvent, append, read_stream, record_rejection
 from audit.projections import run_all
 
-#: action name → (stream kind, event type, payload for the signed-in person, past tense)
-ACTIONS: dict[str, tuple[str, str, Callable[[str, HttpRequest], dict[str, Any]], str]] = {
-    "approve-slip": ("slip", "slip.approved", lambda user, _: {"approved_by": user}, "approved"),
-    "verify-deck": ("deck", "deck.verified", lambda user, _: {"floorperson": user}, "verified"),
-    "acknowledge-finding": (
-        "compliance",
-        "compliance.acknowledged",
-        lambda user, request: {
-            "acknowledged_by": user,
-            "note": request.POST.get("note", "")[:500],
-        },  # fmt: skip
-        "acknowledged",
-    ),
-}
+
+def _note(request: HttpRequest) -> str:
+    return request.POST.get("note", "")[:500]
+
+
+def _resolved(user: str, request: HttpRequest) -> dict[str, Any]:
+    # A malformed version is the schema's to refuse, naming the field.
+    version = request.POST.get("correcting_version", "").strip()
+    event = {"stream_id": request.POST.get("correcting_stream", "").strip(),
+             "version": int(version) if version.isdigit() else version}  # fmt: skip
+    return {"resolved_by": user, "note": _note(request), "correcting_event": event}
+
+
+def _acknowledged_round_finding(user: str, request: HttpRequest) -> dict[str, Any]:
+    seat = request.POST.get("seat", "")
+    return {"round_stream": request.POST.get("round_stream", ""),
+            "seat": int(seat) if seat.isdigit() else seat, "wager": request.POST.get("wager", ""),
+            "kind": request.POST.get("kind", ""), "acknowledged_by": user,
+            "note": _note(request)}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Action:
+    #: stream kind → the event type this action appends there
+    event_types: dict[str, str]
+    payload: Callable[[str, HttpRequest], dict[str, Any]]
+    done: str
+    #: Whether the action may start its stream (the page showed no stream: version 0).
+    starts_stream: bool = False
+
+
+ACTIONS: dict[str, Action] = {
+    "approve-slip": Action({"slip": "slip.approved"}, lambda user, _: {"approved_by": user},
+                           "approved"),
+    "verify-deck": Action({"deck": "deck.verified"}, lambda user, _: {"floorperson": user},
+                          "verified"),
+    "acknowledge-finding": Action(
+        {"compliance": "compliance.acknowledged"},
+        lambda user, request: {"acknowledged_by": user, "note": _note(request)}, "acknowledged"),
+    "acknowledge-round-finding": Action({"finding": "finding.acknowledged"},
+                                        _acknowledged_round_finding, "acknowledged",
+                                        starts_stream=True),
+    "resolve-finding": Action({"compliance": "compliance.resolved",
+                               "finding": "finding.resolved"}, _resolved, "resolved"),
+    "accept-finding": Action(
+        {"compliance": "compliance.accepted", "finding": "finding.accepted"},
+        lambda user, request: {"accepted_by": user, "reason": request.POST.get("reason", "")[:500]},
+        "accepted"),
+}  # fmt: skip
 
 #: A stream version as the page renders it: a positive whole number, nothing else.
 _VERSION = re.compile(r"[1-9][0-9]{0,17}")
@@ -50,14 +86,16 @@ def act(request: HttpRequest, action: str, stream_id: str) -> HttpResponse:
     back = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         back = "/admin/floor/"
-    if action not in ACTIONS or not stream_id.startswith(ACTIONS[action][0] + ":"):
+    kind = stream_id.partition(":")[0]
+    if action not in ACTIONS or kind not in ACTIONS[action].event_types:
         messages.error(request, f"Unknown action {action!r} for {stream_id}.")
         return HttpResponseRedirect(back)
-    kind, event_type, payload, done = ACTIONS[action]
+    chosen = ACTIONS[action]
+    event_type, done = chosen.event_types[kind], chosen.done
     username = request.user.get_username()
     actor = Actor.from_user(request.user, source="admin")
     seen = request.POST.get("expected_version", "")
-    if not _VERSION.fullmatch(seen):
+    if not (_VERSION.fullmatch(seen) or (chosen.starts_stream and seen == "0")):
         refusal = errors.MalformedSubmission(
             f"the form did not say which version of {stream_id} it showed "
             f"(expected_version {seen[:20]!r}: a positive whole number)",
@@ -69,7 +107,7 @@ def act(request: HttpRequest, action: str, stream_id: str) -> HttpResponse:
     try:
         append(
             stream_id,
-            [NewEvent(event_type, payload(username, request))],
+            [NewEvent(event_type, chosen.payload(username, request))],
             expected_version=int(seen),
             actor=actor,
         )
@@ -103,3 +141,18 @@ def _form(request: HttpRequest) -> str:
     return json.dumps(
         {key: value for key, value in request.POST.items() if key != "csrfmiddlewaretoken"}
     )
+
+
+def actions_allowed(user: Any) -> dict[str, bool]:
+    """Which buttons the person may press: none for a read-only role (a
+    regulator), otherwise those whose event types their role may append.
+    Pages draw only these; the ledger still checks every press."""
+    from audit.validation import may_append
+    from casino.roles import READ_ONLY_ROLES
+
+    actor = Actor.from_user(user)
+    if not user.is_authenticated or actor.roles & {role.value for role in READ_ONLY_ROLES}:
+        return {name.replace("-", "_"): False for name in ACTIONS}
+    # Keyed approve_slip, verify_deck…: names a template can read.
+    return {name.replace("-", "_"): any(may_append(actor, t) for t in action.event_types.values())
+            for name, action in ACTIONS.items()}  # fmt: skip

@@ -14,6 +14,7 @@ class TablesConfig(AppConfig):
             decks,
             exports,
             projections,
+            reviews,
             round_events,
             table_day,
         )

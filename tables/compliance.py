@@ -56,6 +56,7 @@ from audit.registry import (
 )
 from casino.models import current_gaming_day
 from casino.roles import Role
+from tables.formatting import cite, moment
 from tables.models import (
     ComplianceFinding,
     Deck,
@@ -64,6 +65,13 @@ from tables.models import (
     Shuffler,
     Table,
     TableStatus,
+)
+from tables.reviews import (
+    ACCEPTED_PROPERTIES,
+    RESOLVED_PROPERTIES,
+    check_step,
+    review_fields,
+    step_of,
 )
 
 logger = logging.getLogger(__name__)
@@ -74,9 +82,12 @@ DECK_CHANGE_DUE = "compliance.deck_change_due"
 DECK_OVERDUE = "compliance.deck_overdue"
 STUB_COUNT_MISSING = "compliance.stub_count_missing"
 ACKNOWLEDGED = "compliance.acknowledged"
+RESOLVED = "compliance.resolved"
+ACCEPTED = "compliance.accepted"
 
 FINDING_TYPES = (DECK_CHANGE_DUE, DECK_OVERDUE, STUB_COUNT_MISSING)
-COMPLIANCE_EVENT_TYPES = (*FINDING_TYPES, ACKNOWLEDGED)
+STEP_TYPES = (ACKNOWLEDGED, RESOLVED, ACCEPTED)
+COMPLIANCE_EVENT_TYPES = (*FINDING_TYPES, *STEP_TYPES)
 
 _ID = {"type": "string", "minLength": 1, "maxLength": 100}
 _MOMENT = {"type": "string", "format": "date-time"}
@@ -133,6 +144,14 @@ _SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
             required=["acknowledged_by"],
         ),
     ),
+    RESOLVED: (
+        "The finding was resolved by a correcting event (e.g. the deck changed).",
+        object_schema(RESOLVED_PROPERTIES, required=["resolved_by", "correcting_event"]),
+    ),
+    ACCEPTED: (
+        "A shift supervisor accepted the finding as it stands, with a reason.",
+        object_schema(ACCEPTED_PROPERTIES),
+    ),
 }
 
 for _name, (_description, _schema) in _SCHEMAS.items():
@@ -149,8 +168,9 @@ STREAM_SEGMENT = {
 def compliance_policy(
     stream_id: str, recorded: Sequence[RecordedEvent], new: Sequence[NewEvent], actor: Actor
 ) -> None:
-    """A finding stream holds one finding, of the type its id names, then at
-    most one acknowledgement, signed by the person who appends it."""
+    """A finding stream holds one finding, of the type its id names, then its
+    steps (``tables.reviews``): acknowledged with a note, then resolved or
+    accepted, each signed by the person who appends it."""
     events = [e.event_type for e in recorded]
     for index, event in enumerate(new):
         kind = event.event_type
@@ -165,24 +185,13 @@ def compliance_policy(
                 raise errors.RuleViolation(
                     "a finding stream holds one finding", field=f"events[{index}].type"
                 )
-        elif kind == ACKNOWLEDGED:
+        elif kind in STEP_TYPES:
             if not events or events[0] not in FINDING_TYPES:
                 raise errors.RuleViolation(
                     "there is no finding to acknowledge", field=f"events[{index}].type"
                 )
-            if ACKNOWLEDGED in events:
-                raise errors.RuleViolation(
-                    "the finding was already acknowledged", field=f"events[{index}].type"
-                )
-            signer = event.payload["acknowledged_by"]
-            person = actor is not None and not (
-                actor.roles & {Role.SYSTEM.value, Role.TABLE_DEVICE.value}
-            )
-            if person and actor.username != signer:
-                raise errors.RuleViolation(
-                    f"{actor.username} may acknowledge only in their own name, not {signer!r}",
-                    field=f"events[{index}].payload.acknowledged_by",
-                )
+            check_step([step_of(e) for e in events[1:]], step_of(kind), event.payload, actor,
+                       f"events[{index}]")  # fmt: skip
         events.append(kind)
 
 
@@ -307,9 +316,9 @@ def _rounds_without_count(deck: Deck, now: datetime.datetime) -> tuple[datetime.
         table_id=deck.table_id, stub_counted=True, opened_at__gte=deck.in_use_since,
         opened_at__lte=now,
     ).aggregate(last=Max("opened_at"))["last"]  # fmt: skip
-    for moment in (last_event, counted_round):
-        if moment is not None and moment <= now and moment > since:
-            since = moment
+    for when in (last_event, counted_round):
+        if when is not None and when <= now and when > since:
+            since = when
     after = Q(opened_at__gt=since) if since != deck.in_use_since else Q(opened_at__gte=since)
     rounds = Round.objects.filter(after, table_id=deck.table_id, opened_at__lte=now).count()
     return since, rounds
@@ -332,20 +341,18 @@ _KIND = {
 
 
 def describe(event_type: str, payload: dict[str, Any]) -> str:
-    table, deck = payload["table_id"], payload["deck_id"]
+    """What the finding says, its moments in the casino's zone to the second."""
+    table, deck, section = payload["table_id"], payload["deck_id"], cite(payload["section"])
     if event_type == DECK_CHANGE_DUE:
-        return (
-            f"deck {deck} at {table} must be changed by {payload['due_at']} "
-            f"(§ {payload['section']})"
-        )
+        return f"deck {deck} at {table} must be changed by {moment(payload['due_at'])} ({section})"
     if event_type == DECK_OVERDUE:
         return (
-            f"deck {deck} at {table} was due for a change at {payload['due_at']}: "
-            f"{payload['minutes_over']} minutes over (§ {payload['section']})"
+            f"deck {deck} at {table} was due for a change at {moment(payload['due_at'])}: "
+            f"{payload['minutes_over']} minutes over ({section})"
         )
     return (
         f"deck {deck} at {table}: {payload['rounds_without_count']} rounds without a stub "
-        f"count (§ {payload['section']})"
+        f"count ({section})"
     )
 
 
@@ -364,7 +371,6 @@ def _apply_compliance(batch: list[RecordedEvent]) -> None:
         if finding.event_type not in FINDING_TYPES:
             continue
         payload = finding.payload
-        acknowledged = next((e for e in events if e.event_type == ACKNOWLEDGED), None)
         rows.append(
             ComplianceFinding(
                 stream_id=stream_id,
@@ -375,9 +381,8 @@ def _apply_compliance(batch: list[RecordedEvent]) -> None:
                 section=payload["section"],
                 detail=describe(finding.event_type, payload),
                 raised_at=finding.occurred_at,
-                acknowledged_by=acknowledged.payload["acknowledged_by"] if acknowledged else "",
-                acknowledged_at=acknowledged.occurred_at if acknowledged else None,
                 computed_at_position=events[-1].position,
+                **review_fields(events[1:]),
             )
         )
     upsert(ComplianceFinding, rows)

@@ -38,7 +38,7 @@ from casino.models import Casino, DayClose, DayCloseStatus
 from casino.roles import Role
 from tables.models import Finding, Game, Round, TableDayFigures, Variance
 from tables.reconciliation import RECONCILED, basis_points
-from tables.templatetags.money import dollars
+from tables.formatting import dollars
 
 #: Who may open the finance pages (regulators only read anyway).
 FINANCE_ROLES = frozenset({Role.FINANCE, Role.SHIFT_SUPERVISOR, Role.REGULATOR,

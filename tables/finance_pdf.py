@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from tables.finance import percent_text
-from tables.templatetags.money import dollars
+from tables.formatting import dollars
 
 if TYPE_CHECKING:
     from tables.finance import DayReport, Line

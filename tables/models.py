@@ -307,6 +307,17 @@ class Deck(models.Model):
         return self.deck_id
 
 
+class ReviewStatus(models.TextChoices):
+    OPEN = "open", "open"
+    ACKNOWLEDGED = "acknowledged", "acknowledged"
+    RESOLVED = "resolved", "resolved"
+    ACCEPTED = "accepted", "accepted"
+
+
+#: A finding still to be worked: the board counts these.
+UNRESOLVED = (ReviewStatus.OPEN, ReviewStatus.ACKNOWLEDGED)
+
+
 class ComplianceFinding(models.Model):
     """A rule broken at a table outside a round (a deck kept past its change
     interval, no stub count within five rounds), raised by a job as a ledger
@@ -322,6 +333,13 @@ class ComplianceFinding(models.Model):
     raised_at = models.DateTimeField()
     acknowledged_by = models.CharField(max_length=150, blank=True)
     acknowledged_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=20, choices=ReviewStatus.choices,
+                              default=ReviewStatus.OPEN)  # fmt: skip
+    note = models.TextField(blank=True)
+    closed_by = models.CharField(max_length=150, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    resolution = models.TextField(blank=True)
+    correcting_event = models.CharField(max_length=220, blank=True)
     computed_at_position = models.BigIntegerField()
 
     class Meta:
@@ -397,3 +415,37 @@ class Variance(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.table_id} {self.gaming_day}"
+
+
+# --- the life of a finding (projection of the finding and compliance streams) -------
+
+
+class FindingReview(models.Model):
+    """What people did about a round's finding (a mispay): acknowledged with a
+    note, then resolved by a correcting event or accepted with a reason. The
+    finding itself is replay's (``Finding``); this is its own ledger stream."""
+
+    stream_id = models.CharField(max_length=200, primary_key=True)
+    round_stream = models.CharField(max_length=200)
+    table_id = models.CharField(max_length=50)
+    gaming_day = models.DateField()
+    seat = models.SmallIntegerField()
+    wager = models.CharField(max_length=30)
+    kind = models.CharField(max_length=40)
+    status = models.CharField(max_length=20, choices=ReviewStatus.choices)
+    acknowledged_by = models.CharField(max_length=150, blank=True)
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
+    note = models.TextField(blank=True)
+    closed_by = models.CharField(max_length=150, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    #: The accepted finding's reason, or the resolved one's note.
+    resolution = models.TextField(blank=True)
+    #: ``<stream id> v<version>`` of the event that corrected a resolved finding.
+    correcting_event = models.CharField(max_length=220, blank=True)
+    computed_at_position = models.BigIntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["gaming_day", "table_id"], name="review_day_table")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.round_stream} seat {self.seat} {self.wager}: {self.status}"

@@ -1,14 +1,12 @@
-"""``{{ amount_cents|dollars }}`` → ``$1,234.56``: money is cents everywhere but on screen."""
+"""Template filters for what people read: ``{{ cents|dollars }}`` → ``$1,234.56``,
+``{{ section|cite }}``, ``{{ moment|moment }}``, ``{{ inventory|chips }}``."""
 
 from django import template
 
+from tables import formatting
+
 register = template.Library()
-
-
-@register.filter
-def dollars(cents: int | None) -> str:
-    if cents is None or cents == "":
-        return "—"
-    sign = "−" if cents < 0 else ""
-    whole, part = divmod(abs(int(cents)), 100)
-    return f"{sign}${whole:,}.{part:02d}"
+register.filter("dollars", formatting.dollars)
+register.filter("cite", formatting.cite)
+register.filter("moment", formatting.moment)
+register.filter("chips", formatting.denominations)

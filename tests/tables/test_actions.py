@@ -84,9 +84,12 @@ def test_the_requester_cannot_approve_their_own_fill(client, floor, role_users):
     assert not Event.objects.filter(stream_id=SLIP, version=2).exists()
 
 
-def test_a_regulator_cannot_approve_anything(client, floor, role_users):
+def test_a_regulator_sees_no_button_and_a_forged_press_is_refused(client, floor, role_users):
     assert floor.post(Role.CAGE_CASHIER, SLIP, [fill()]).status_code == 201
-    messages = _press(client, role_users[Role.REGULATOR], "approve-slip", SLIP)
+    regulator = role_users[Role.REGULATOR]
+    client.force_login(regulator)
+    assert "/admin/act/" not in client.get(BACK).content.decode()
+    messages = _press(client, regulator, "approve-slip", SLIP, version="1")
     assert messages[0].startswith("Not approved: role(s) ['regulator'] may not append")
 
 
@@ -194,7 +197,7 @@ def test_a_stale_deck_or_finding_button_is_refused_too(client, floor, role_users
     deck_in_use("CC-01", "D1")
     (overdue,) = check_decks(at(4, 10))
     append(overdue.stream_id, [NewEvent("compliance.acknowledged",
-                                        {"acknowledged_by": "shift_supervisor", "note": ""})],
+                                        {"acknowledged_by": "shift_supervisor", "note": "seen"})],
            expected_version=1, actor=supervisor)  # fmt: skip
     # The first message is still in the session: a test client does not follow redirects.
     message = _press(client, floorperson, "acknowledge-finding", overdue.stream_id, version="1")[-1]

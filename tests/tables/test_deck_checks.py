@@ -22,6 +22,7 @@ from tables.compliance import (
     check_decks,
 )
 from tables.models import ComplianceFinding, Round, Table
+from tables.formatting import moment
 
 pytestmark = pytest.mark.django_db
 
@@ -127,7 +128,7 @@ def test_a_hand_dealt_deck_past_four_hours_is_overdue_with_minutes_over(hand_tab
     assert overdue.payload["minutes_over"] == 17
     assert overdue.payload["section"] == "592.3(c)"
     finding = ComplianceFinding.objects.get(kind="deck_overdue")
-    assert finding.detail == (f"deck D1 at CC-01 was due for a change at {at(4).isoformat()}: "
+    assert finding.detail == (f"deck D1 at CC-01 was due for a change at {moment(at(4))}: "
                               "17 minutes over (§ 592.3(c))")  # fmt: skip
     assert ComplianceFinding.objects.count() == 2
 

@@ -58,7 +58,7 @@ def test_674a_3_c_a_hand_dealt_deck_is_due_four_hours_after_it_went_in_use(table
     (hand_deck,) = tiles["CC-01"]["decks"]
     (shoe_deck,) = tiles["CC-02"]["decks"]
     assert hand_deck["seconds_left"] == -600
-    assert hand_deck["section"] == "674a.3(c)"
+    assert hand_deck["section"] == "§ 674a.3(c)"
     assert shoe_deck["seconds_left"] == 3 * 3600 + 50 * 60
 
 
