@@ -108,20 +108,23 @@ def check_step(done: Sequence[str], step: str, payload: Mapping[str, Any], actor
     field = f"{where}.payload"
     if step == "acknowledged":
         if "acknowledged" in done:
-            raise errors.RuleViolation("the finding was already acknowledged", f"{where}.type")
+            raise errors.RuleViolation("the finding was already acknowledged",
+                                       field=f"{where}.type")
         if not str(payload.get("note", "")).strip():
             raise errors.RuleViolation(
                 f"{field}.note: an acknowledgement says what was found and done (a note)",
-                f"{field}.note",
+                field=f"{field}.note",
             )
     else:
         if "acknowledged" not in done:
             raise errors.RuleViolation(
-                f"the finding is {step} only once acknowledged (with a note)", f"{where}.type"
+                f"the finding is {step} only once acknowledged (with a note)",
+                field=f"{where}.type",
             )
         closed = [s for s in done if s in ("resolved", "accepted")]
         if closed:
-            raise errors.RuleViolation(f"the finding was already {closed[0]}", f"{where}.type")
+            raise errors.RuleViolation(f"the finding was already {closed[0]}",
+                                       field=f"{where}.type")
     signer_field = f"{step}_by"
     signer = payload[signer_field]
     person = actor is not None and not actor.roles & {Role.SYSTEM.value,
@@ -129,7 +132,7 @@ def check_step(done: Sequence[str], step: str, payload: Mapping[str, Any], actor
     if person and actor.username != signer:
         raise errors.RuleViolation(
             f"{actor.username} may sign a finding's step only in their own name, not {signer!r}",
-            f"{field}.{signer_field}",
+            field=f"{field}.{signer_field}",
         )
     if step == "resolved":
         check_correcting_event(payload["correcting_event"], f"{field}.correcting_event")
@@ -141,11 +144,11 @@ def check_correcting_event(ref: Mapping[str, Any], field: str) -> None:
         raise errors.RuleViolation(
             f"{field}.stream_id: a finding is corrected by what happened at the table or the "
             f"cage (a payment, a correction), not by a finding's own stream {stream_id}",
-            f"{field}.stream_id",
+            field=f"{field}.stream_id",
         )
     if not read_stream(stream_id, after_version=version - 1, limit=1):
         raise errors.RuleViolation(
-            f"{field}: the ledger holds no event {stream_id} version {version}", field
+            f"{field}: the ledger holds no event {stream_id} version {version}", field=field
         )
 
 
@@ -176,11 +179,11 @@ def _check_names_a_finding(stream_id: str, payload: Mapping[str, Any], where: st
     expected = finding_stream_id(*named)
     if stream_id != expected:
         raise errors.RuleViolation(
-            f"{field}: this finding is reviewed on {expected}, not {stream_id}", "stream_id"
+            f"{field}: this finding is reviewed on {expected}, not {stream_id}", field="stream_id"
         )
     if not payload["round_stream"].startswith("round:"):
         raise errors.RuleViolation(f"{field}.round_stream: not a round stream",
-                                   f"{field}.round_stream")  # fmt: skip
+                                   field=f"{field}.round_stream")  # fmt: skip
     entry = SERVICE.current(payload["round_stream"])
     found = entry.state is not None and any(
         (f.seat, str(f.wager), f.kind.value) == named[1:] for f in entry.findings
@@ -189,7 +192,7 @@ def _check_names_a_finding(stream_id: str, payload: Mapping[str, Any], where: st
         raise errors.RuleViolation(
             f"{field}: replay finds no {payload['kind']} on seat {payload['seat']} "
             f"{payload['wager']} in {payload['round_stream']}",
-            f"{field}.kind",
+            field=f"{field}.kind",
         )
 
 

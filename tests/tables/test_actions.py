@@ -226,3 +226,30 @@ def test_a_press_without_a_well_formed_version_is_refused_never_given_the_head(
     refused = RejectedSubmission.objects.get(stream_id=SLIP)
     assert (refused.status_code, refused.reason, refused.field, refused.source) == (
         400, "malformed", "expected_version", "admin")  # fmt: skip
+
+
+# --- the floor board's queue ---------------------------------------------------------------
+
+
+def test_the_board_queues_a_requested_fill_with_its_amount_and_the_version_shown(
+    client, floor, role_users
+):
+    import datetime
+
+    from tables.actions import actions_allowed
+    from tables.floor import _pending
+
+    assert floor.post(Role.CAGE_CASHIER, SLIP, [fill()]).status_code == 201
+    run_all()
+    (item,) = _pending(datetime.date(2024, 5, 1), ["T1"])["T1"]
+    assert (item["action"], item["stream_id"], item["version"], item["by"]) == (
+        "approve-slip", SLIP, 1, "cage_cashier")  # fmt: skip
+    assert item["amount"] == "$2,000.00"
+    assert item["confirm"] == "Approve fill 2024-000123 of $2,000.00 for T1?"
+    assert actions_allowed(role_users[Role.FLOORPERSON])["approve_slip"] is True
+    assert not any(actions_allowed(role_users[Role.REGULATOR]).values())
+    # The table's day asks the same question before the button posts.
+    client.force_login(role_users[Role.FLOORPERSON])
+    html = client.get(BACK).content.decode()
+    assert 'data-confirm="Approve fill 2024-000123 of $2,000.00 for T1?"' in html
+    assert ">Approve $2,000.00</button>" in html

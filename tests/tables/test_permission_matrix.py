@@ -35,25 +35,31 @@ EVENT_TYPES = [
     "compliance.acknowledged",
     "count.entered",
     "count.verified",
+    "finding.acknowledged",
+    "finding.resolved",
+    "finding.accepted",
+    "compliance.resolved",
+    "compliance.accepted",
 ]
 
 # fmt: off
 # Columns follow EVENT_TYPES: round.{wager_placed, closed}; table.{opened, buy_in, closed}
 # and slip.{fill_requested, approved, voided}; deck.{received, inspected, verified,
-# stub_counted}; compliance.acknowledged; count.{entered, verified}.
+# stub_counted}; compliance.acknowledged; count.{entered, verified}; a finding's steps:
+# finding.{acknowledged, resolved, accepted}, compliance.{resolved, accepted}.
 # 1 = may append, 0 = refused (403).
-#                         round  table    slip     deck        compl. count
+#                         round  table    slip     deck        compl. count  finding  compl.
 EXPECTED = {
-    Role.DEALER:           [1, 1,  0, 1, 0, 0, 0, 0,  0, 1, 0, 1,  0,  0, 0],
-    Role.TABLE_DEVICE:     [1, 1,  0, 1, 0, 0, 0, 0,  0, 0, 0, 1,  0,  0, 0],
-    Role.FLOORPERSON:      [1, 1,  1, 1, 1, 1, 1, 1,  1, 1, 1, 1,  1,  0, 0],
-    Role.SHIFT_SUPERVISOR: [1, 1,  1, 1, 1, 1, 1, 1,  1, 1, 1, 1,  1,  1, 1],
-    Role.CAGE_CASHIER:     [0, 0,  0, 0, 0, 1, 1, 0,  0, 0, 0, 0,  0,  0, 0],
-    Role.FINANCE:          [0, 0,  0, 0, 0, 0, 0, 0,  0, 0, 0, 0,  0,  1, 1],
-    Role.REGULATOR:        [0, 0,  0, 0, 0, 0, 0, 0,  0, 0, 0, 0,  0,  0, 0],
-    Role.ADMINISTRATOR:    [0, 0,  0, 0, 0, 0, 0, 0,  0, 0, 0, 0,  0,  0, 0],
-    Role.SYSTEM:           [1, 1,  1, 1, 1, 1, 1, 1,  1, 1, 1, 1,  1,  1, 1],
-    None:                  [0, 0,  0, 0, 0, 0, 0, 0,  0, 0, 0, 0,  0,  0, 0],
+    Role.DEALER:           [1, 1,  0, 1, 0, 0, 0, 0,  0, 1, 0, 1,  0,  0, 0,  0, 0, 0,  0, 0],
+    Role.TABLE_DEVICE:     [1, 1,  0, 1, 0, 0, 0, 0,  0, 0, 0, 1,  0,  0, 0,  0, 0, 0,  0, 0],
+    Role.FLOORPERSON:      [1, 1,  1, 1, 1, 1, 1, 1,  1, 1, 1, 1,  1,  0, 0,  1, 1, 0,  1, 0],
+    Role.SHIFT_SUPERVISOR: [1, 1,  1, 1, 1, 1, 1, 1,  1, 1, 1, 1,  1,  1, 1,  1, 1, 1,  1, 1],
+    Role.CAGE_CASHIER:     [0, 0,  0, 0, 0, 1, 1, 0,  0, 0, 0, 0,  0,  0, 0,  0, 0, 0,  0, 0],
+    Role.FINANCE:          [0, 0,  0, 0, 0, 0, 0, 0,  0, 0, 0, 0,  0,  1, 1,  0, 0, 0,  0, 0],
+    Role.REGULATOR:        [0, 0,  0, 0, 0, 0, 0, 0,  0, 0, 0, 0,  0,  0, 0,  0, 0, 0,  0, 0],
+    Role.ADMINISTRATOR:    [0, 0,  0, 0, 0, 0, 0, 0,  0, 0, 0, 0,  0,  0, 0,  0, 0, 0,  0, 0],
+    Role.SYSTEM:           [1, 1,  1, 1, 1, 1, 1, 1,  1, 1, 1, 1,  1,  1, 1,  1, 1, 1,  1, 1],
+    None:                  [0, 0,  0, 0, 0, 0, 0, 0,  0, 0, 0, 0,  0,  0, 0,  0, 0, 0,  0, 0],
 }
 # fmt: on
 
