@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.contrib.admin.utils import quote
+from django.http import HttpResponseRedirect
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from simple_history.admin import SimpleHistoryAdmin
 
 from audit.admin import ReadOnlyAdmin
+from audit.ledger import read_stream
 from tables.cards_svg import layout_html
+from tables.formatting import cite, denominations, dollars, moment
 from tables.models import ComplianceFinding, Deck, Finding, Round, Slip, Table, TableDay
 from tables.rounds import SERVICE as ROUND_STATES
 
-
-def _money(cents: int) -> str:
-    return f"${cents / 100:,.2f}"
+_money = dollars
 
 
 class FindingInline(admin.TabularInline):
@@ -52,18 +56,83 @@ class RoundAdmin(ReadOnlyAdmin):
     show_full_result_count = False
     inlines = [FindingInline]
     fields = [
+        "round_id",
+        "table_day_link",
+        "people",
+        "game_name",
+        "ruleset_name",
+        "status",
+        "options",
         "table_view",
         "settlement_view",
-        "round_id",
-        "table_id",
-        "gaming_day",
-        "game",
-        "ruleset_id",
-        "status",
-        "options_applied",
-        "computed_at_position",
+        "round_history",
     ]
     readonly_fields = fields
+
+    @admin.display(description="table day")
+    def table_day_link(self, obj: Round) -> str:
+        url = reverse("table-day", args=[obj.table_id, obj.gaming_day.isoformat()])
+        return format_html('<a href="{}">{} on {}</a>', url, obj.table_id,
+                           obj.gaming_day.isoformat())  # fmt: skip
+
+    @admin.display(description="dealer and floorperson")
+    def people(self, obj: Round) -> str:
+        dealer, floorperson = _people_at(obj)
+        return format_html("dealer <strong>{}</strong> · floorperson <strong>{}</strong>",
+                           dealer or "not recorded", floorperson or "not recorded")  # fmt: skip
+
+    @admin.display(description="game")
+    def game_name(self, obj: Round) -> str:
+        from tables.rules.registry import game_name
+
+        try:
+            return game_name(obj.game)
+        except KeyError:
+            return obj.game
+
+    @admin.display(description="rule set")
+    def ruleset_name(self, obj: Round) -> str:
+        from tables.rules.rulesets import get_ruleset
+
+        try:
+            chapter = getattr(get_ruleset(obj.ruleset_id), "chapter", "")
+        except KeyError:
+            chapter = ""
+        return format_html("{} <small>({})</small>", chapter, obj.ruleset_id) if chapter \
+            else obj.ruleset_id  # fmt: skip
+
+    @admin.display(description="opening options applied")
+    def options(self, obj: Round) -> str:
+        if not obj.options_applied:
+            return "none"
+        return format_html_join(
+            "", "<div>{}: <strong>{}</strong></div>",
+            ((name.replace("_", " "), _option_value(value))
+             for name, value in sorted(obj.options_applied.items())),
+        )  # fmt: skip
+
+    @admin.display(description="history: the round's events")
+    def round_history(self, obj: Round) -> str:
+        rows = [
+            (event.version, event.event_type.removeprefix("round."), moment(event.occurred_at),
+             event.metadata.get("actor") or "—", event.metadata.get("device") or "—",
+             event.metadata.get("source") or "—", event.position)
+            for event in read_stream(obj.stream_id)
+        ]  # fmt: skip
+        body = format_html_join(
+            "", "<tr><td class=\"num\">{}</td><td>{}</td><td class=\"nowrap\">{}</td><td>{}</td>"
+            "<td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>", rows)  # fmt: skip
+        return format_html(
+            '<table id="round-history" class="round-history"><thead><tr><th>#</th><th>event</th>'
+            "<th>occurred (casino time)</th><th>recorded by</th><th>device</th><th>via</th>"
+            "<th>ledger position</th></tr></thead><tbody>{}</tbody></table>",
+            body,
+        )
+
+    def history_view(self, request, object_id, extra_context=None):
+        """A round's history is its events (on its page), not admin edits (there are none)."""
+        url = reverse("admin:tables_round_change", args=[quote(object_id)])
+        return HttpResponseRedirect(url + "#round-history")
 
     @admin.display(description="wagered", ordering="wagered_cents")
     def wagered(self, obj: Round) -> str:
@@ -89,9 +158,11 @@ class RoundAdmin(ReadOnlyAdmin):
         if entry.state is None:
             return str(entry.violation)
         recorded = _dealer_actions(entry.events)
+        wrong = {(f.seat, str(f.wager)) for f in entry.findings}
         rows = []
         for line in entry.settlement.lines:
             done = recorded.get((line.seat, str(line.wager)), {})
+            mispaid = (line.seat, str(line.wager)) in wrong
             actions = [
                 f"{kind} {_money(sum(amounts))}"
                 + (f" ({' + '.join(_money(a) for a in amounts)})" if len(amounts) > 1 else "")
@@ -99,20 +170,21 @@ class RoundAdmin(ReadOnlyAdmin):
             ]
             rows.append(
                 (
+                    ' class="mispaid"' if mispaid else "",
                     line.seat,
                     str(line.wager),
                     line.hand or "",
                     line.outcome.value,
                     _money(line.amount_cents),
                     ", ".join(actions) or "nothing",
-                    line.section,
+                    cite(line.section),
                 )
             )
         body = format_html_join(
             "",
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
-            "<td>{}</td><td>§ {}</td></tr>",
-            rows,
+            "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+            "<td>{}</td><td>{}</td></tr>",
+            ((mark_safe(row[0]), *row[1:]) for row in rows),
         )
         return format_html(
             "<table><thead><tr><th>seat</th><th>wager</th><th>hand</th><th>outcome</th>"
@@ -120,6 +192,30 @@ class RoundAdmin(ReadOnlyAdmin):
             "<tbody>{}</tbody></table>",
             body,
         )
+
+
+def _option_value(value) -> str:
+    if isinstance(value, bool) or value is None:
+        return {True: "yes", False: "no", None: "not set"}[value]
+    return str(value).replace("_", " ").lower()
+
+
+def _people_at(obj: Round) -> tuple[str, str]:
+    """The dealer at the table when the round opened and the floorperson who
+    opened the table's day, from the table's stream."""
+    from tables.table_day import DEALER_ASSIGNED, DEALER_RELIEVED, OPENED, table_stream_id
+
+    dealer = floorperson = ""
+    for event in read_stream(table_stream_id(obj.table_id, obj.gaming_day)):
+        if event.occurred_at > obj.opened_at:
+            break
+        if event.event_type == OPENED:
+            dealer, floorperson = event.payload["dealer"], event.payload["floorperson"]
+        elif event.event_type == DEALER_ASSIGNED:
+            dealer = event.payload["dealer"]
+        elif event.event_type == DEALER_RELIEVED and event.payload["dealer"] == dealer:
+            dealer = ""
+    return dealer, floorperson
 
 
 def _dealer_actions(events) -> dict[tuple[int, str], dict[str, list[int]]]:
@@ -150,9 +246,13 @@ class FindingAdmin(ReadOnlyAdmin):
         "wager",
         "required",
         "recorded",
-        "section",
+        "citation",
     ]
     list_filter = ["gaming_day", "kind", "table_id", "section"]
+
+    @admin.display(description="section", ordering="section")
+    def citation(self, obj: Finding) -> str:
+        return cite(obj.section)
     list_select_related = ["round"]
     show_full_result_count = False
 
@@ -187,18 +287,57 @@ class TableAdmin(SimpleHistoryAdmin):
         return _money(obj.max_wager_cents)
 
 
+def _dollars_column(field: str, label: str):
+    @admin.display(description=label, ordering=field)
+    def column(self, obj) -> str:
+        return dollars(getattr(obj, field))
+
+    return column
+
+
+def _chips_column(field: str, label: str):
+    """An inventory (``{"<cents>": count}``) as a small chip table."""
+
+    @admin.display(description=label)
+    def column(self, obj) -> str:
+        rows = denominations(getattr(obj, field))
+        if not rows:
+            return "—"
+        body = format_html_join("", '<tr><td class="num">{}</td><td class="num">× {}</td>'
+                                '<td class="num">{}</td></tr>', rows)  # fmt: skip
+        return format_html('<table class="chips">{}</table>', body)
+
+    return column
+
+
 @admin.register(TableDay)
 class TableDayAdmin(ReadOnlyAdmin):
-    list_display = ["table_id", "gaming_day", "status", "dealer", "fills_cents", "credits_cents",
-                    "buy_ins_cents"]  # fmt: skip
+    list_display = ["table_id", "gaming_day", "status", "dealer", "opener", "buy_ins", "fills",
+                    "credits", "closer"]  # fmt: skip
     list_filter = ["gaming_day", "status", "table_id"]
+    fields = ["table_id", "gaming_day", "status", "opened_at", "closed_at", "dealer", "opener",
+              "opener_chips", "buy_ins", "fills", "credits", "closer", "closer_chips",
+              "drop_box"]  # fmt: skip
+    readonly_fields = fields
+    opener = _dollars_column("opener_cents", "opener")
+    closer = _dollars_column("closer_cents", "closer")
+    buy_ins = _dollars_column("buy_ins_cents", "buy-ins")
+    fills = _dollars_column("fills_cents", "fills")
+    credits = _dollars_column("credits_cents", "credits")
+    opener_chips = _chips_column("opener_inventory", "opener inventory")
+    closer_chips = _chips_column("closer_inventory", "closer inventory")
 
 
 @admin.register(Slip)
 class SlipAdmin(ReadOnlyAdmin):
-    list_display = ["__str__", "table_id", "gaming_day", "amount_cents", "status", "requested_by",
+    list_display = ["__str__", "table_id", "gaming_day", "amount", "status", "requested_by",
                     "approved_by"]  # fmt: skip
     list_filter = ["kind", "status", "gaming_day", "table_id"]
+    fields = ["year", "number", "kind", "table_id", "gaming_day", "amount", "chips", "status",
+              "requested_by", "approved_by", "void_reason"]  # fmt: skip
+    readonly_fields = fields
+    amount = _dollars_column("amount_cents", "amount")
+    chips = _chips_column("amounts", "chips")
 
 
 @admin.register(Deck)
@@ -210,6 +349,14 @@ class DeckAdmin(ReadOnlyAdmin):
 
 @admin.register(ComplianceFinding)
 class ComplianceFindingAdmin(ReadOnlyAdmin):
-    list_display = ["kind", "table_id", "deck_id", "gaming_day", "section", "raised_at",
-                    "acknowledged_by"]  # fmt: skip
-    list_filter = ["kind", "gaming_day", "table_id"]
+    list_display = ["kind", "table_id", "deck_id", "gaming_day", "citation", "raised",
+                    "status", "acknowledged_by", "closed_by"]  # fmt: skip
+    list_filter = ["status", "kind", "gaming_day", "table_id"]
+
+    @admin.display(description="section", ordering="section")
+    def citation(self, obj: ComplianceFinding) -> str:
+        return cite(obj.section)
+
+    @admin.display(description="raised", ordering="raised_at")
+    def raised(self, obj: ComplianceFinding) -> str:
+        return moment(obj.raised_at)

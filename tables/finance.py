@@ -36,9 +36,9 @@ from audit.downloads import parse_day
 from audit.records import roles_of
 from casino.models import Casino, DayClose, DayCloseStatus
 from casino.roles import Role
+from tables.formatting import dollars
 from tables.models import Finding, Game, Round, TableDayFigures, Variance
 from tables.reconciliation import RECONCILED, basis_points
-from tables.formatting import dollars
 
 #: Who may open the finance pages (regulators only read anyway).
 FINANCE_ROLES = frozenset({Role.FINANCE, Role.SHIFT_SUPERVISOR, Role.REGULATOR,

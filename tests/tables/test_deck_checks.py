@@ -21,8 +21,8 @@ from tables.compliance import (
     STUB_COUNT_MISSING,
     check_decks,
 )
-from tables.models import ComplianceFinding, Round, Table
 from tables.formatting import moment
+from tables.models import ComplianceFinding, Round, Table
 
 pytestmark = pytest.mark.django_db
 

@@ -83,7 +83,8 @@ def _acknowledge(client, user, note="paid twice; dealer told"):
 def test_a_mispay_is_acknowledged_then_resolved_and_leaves_the_count(client, mispay, role_users):
     floorperson = role_users[Role.FLOORPERSON]
     assert _open_findings(DAY)["T1"] == {"open": 1, "acknowledged": 0}
-    assert _acknowledge(client, floorperson) == "T1-1:1:ANTE-ACROSS:MISPAID-AMOUNT acknowledged by floorperson."
+    assert _acknowledge(client, floorperson) == (
+        "T1-1:1:ANTE-ACROSS:MISPAID-AMOUNT acknowledged by floorperson.")  # fmt: skip
     review = FindingReview.objects.get()
     assert (review.status, review.acknowledged_by, review.note, review.table_id) == (
         "acknowledged", "floorperson", "paid twice; dealer told", "T1")  # fmt: skip

@@ -4,6 +4,7 @@ dealer did, added up per (seat, wager) exactly as the findings add it up."""
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import html
 import re
 
@@ -48,7 +49,7 @@ def _dealer_did(client, seat: int, wager: Wager) -> tuple[str, str]:
     """The (required, dealer did) cells of the viewer's line for a seat's wager."""
     page = client.get(f"/admin/tables/round/{quote(STREAM)}/change/")
     assert page.status_code == 200
-    rows = re.findall(r"<tr><td>(\d+)</td><td>([A-Z_0-9]+)</td><td>[^<]*</td><td>[^<]*</td>"
+    rows = re.findall(r"<tr[^>]*><td>(\d+)</td><td>([A-Z_0-9]+)</td><td>[^<]*</td><td>[^<]*</td>"
                       r"<td>([^<]*)</td><td>([^<]*)</td><td>§ [^<]*</td></tr>",
                       page.content.decode())  # fmt: skip
     (line,) = [(req, did) for s, w, req, did in rows if (int(s), w) == (seat, wager.value)]
@@ -82,3 +83,70 @@ def test_the_viewer_shows_the_round_as_it_is_now_not_as_first_viewed(admin_clien
     assert _dealer_did(admin_client, 1, Wager.ANTE_ACROSS) == ("$25.00", "nothing")
     _append(events[at:], version=at)
     assert _dealer_did(admin_client, 1, Wager.ANTE_ACROSS) == ("$25.00", "paid $25.00")
+
+
+# --- what a floor supervisor reads on the round's page ------------------------------------
+
+
+def _page(client, stream: str = STREAM) -> str:
+    page = client.get(f"/admin/tables/round/{quote(stream)}/change/")
+    assert page.status_code == 200
+    return page.content.decode()
+
+
+def test_the_mispaid_line_is_highlighted_and_the_others_are_not(admin_client):
+    _round_with(Wager.ANTE_ACROSS, [2_500, 2_500])
+    page = _page(admin_client)
+    (marked,) = re.findall(r'<tr class="mispaid"><td>(\d+)</td><td>([A-Z_]+)</td>', page)
+    assert marked == ("1", "ANTE_ACROSS")
+
+
+def test_the_round_names_its_dealer_floorperson_game_rules_and_table_day(admin_client,
+                                                                         role_users):  # fmt: skip
+    from tests.tables.test_table_day import make_floor
+
+    make_floor(role_users).open_table()  # table T1 on 2024-05-01: dealer and floorperson
+    _round_with(Wager.ACROSS_BET, [5_000])
+    page = _page(admin_client)
+    assert "dealer <strong>dealer</strong> · floorperson <strong>floorperson</strong>" in page
+    assert "Criss-Cross Poker" in page and "58 Pa. Code Chapter 674a" in page
+    assert ">criss_cross_poker<" not in page and "Computed at position" not in page
+    assert 'href="/admin/floor/T1/2024-05-01/"' in page
+    assert "§ 674a." in page
+
+
+def test_the_rounds_history_is_its_events_with_who_recorded_each_and_from_where(admin_client):
+    from audit.models import Event
+
+    _round_with(Wager.ACROSS_BET, [5_000])
+    page = _page(admin_client)
+    history = page[page.index('id="round-history"'):]
+    rows = re.findall(r"<tr><td class=\"num\">(\d+)</td><td>([a-z_.]+)</td>", history)
+    stored = list(Event.objects.filter(stream_id=STREAM).order_by("version")
+                  .values_list("version", "event_type"))  # fmt: skip
+    assert [(int(v), t) for v, t in rows] == [(v, t.removeprefix("round.")) for v, t in stored]
+    assert "<td>tests</td><td>—</td><td>job</td>" in history
+    # The admin's History button leads to the same events.
+    response = admin_client.get(f"/admin/tables/round/{quote(STREAM)}/history/")
+    assert response.status_code == 302 and response.url.endswith("/change/#round-history")
+
+
+def test_a_massachusetts_round_cites_its_sections_as_section_not_with_a_section_sign(
+    admin_client,
+):
+    import random
+
+    from tables.rules.rulesets import get_ruleset
+    from tables.rules.simulate import simulate_double_cross
+
+    simulated = simulate_double_cross(random.Random(3), get_ruleset("MA-DCP-UNDATED"),
+                                      seats=(1, 2), gaming_day=datetime.date(2024, 5, 1))
+    opened = dataclasses.replace(simulated.events[0], round_id="DX-1", table_id="DX-1")
+    events = [opened, *simulated.events[1:]]
+    append("round:DX-1", [NewEvent(e.TYPE, e.to_payload()) for e in events], expected_version=0,
+           actor=Actor.system("tests"))  # fmt: skip
+    projections.run(projections.PROJECTIONS["tables.rounds"])
+    page = _page(admin_client, "round:DX-1")
+    assert "<td>Section 10(" in page or "<td>Section 11(" in page
+    assert "§ Section" not in page
+    assert "Double Cross Poker" in page
