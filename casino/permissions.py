@@ -11,6 +11,8 @@ from casino.roles import Role
 
 #: Apps whose models every casino role may view in the admin.
 VIEWABLE_APPS = ("audit", "casino", "tables", "progressives")
+#: The ledger's own machinery, not what anyone works with: only administrators see it.
+ADMINISTRATORS_ONLY = ("audit.projectioncheckpoint", "audit.streamindex")
 #: Configuration a role may change (app_label.model).
 EDITABLE = {
     Role.ADMINISTRATOR: ("audit.appendpermission", "casino.variancepolicy"),
@@ -24,6 +26,11 @@ def sync_role_permissions(sender=None, **kwargs) -> None:
     viewable = Permission.objects.filter(
         content_type__app_label__in=VIEWABLE_APPS, codename__startswith="view_"
     )
+    internal: set = set()
+    for label in ADMINISTRATORS_ONLY:
+        app_label, model = label.split(".")
+        internal |= set(Permission.objects.filter(content_type__app_label=app_label,
+                                                  content_type__model=model))  # fmt: skip
     for role in Role:
         group, _ = Group.objects.get_or_create(name=role.value)
         wanted = set(viewable)
@@ -34,4 +41,7 @@ def sync_role_permissions(sender=None, **kwargs) -> None:
                     content_type__app_label=app_label, content_type__model=model
                 )
             )
+        if role != Role.ADMINISTRATOR:
+            wanted -= internal
+            group.permissions.remove(*internal)
         group.permissions.add(*wanted)

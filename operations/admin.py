@@ -43,6 +43,11 @@ class DayCloseAdmin(ReadOnlyAdmin):
     def win(self, obj: DayClose) -> str:
         return dollars(obj.win_cents)
 
+    def changelist_view(self, request: HttpRequest, extra_context=None) -> HttpResponse:
+        # Only those who may start a close are offered the button.
+        can_close = bool(roles_of(request.user) & CLOSERS)
+        return super().changelist_view(request, {**(extra_context or {}), "can_close": can_close})
+
     def get_urls(self):
         return [
             path("close/", self.admin_site.admin_view(self.close_view),
