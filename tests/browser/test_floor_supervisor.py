@@ -120,8 +120,11 @@ def test_a_floorperson_approves_a_fill_with_a_button(floor, page, log_in, live_s
     run_all()
     log_in("frankie")
     page.goto(f"{live_server.url}/admin/floor/CC-01/2024-05-01/")
-    page.get_by_role("button", name="Approve").click()
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    page.get_by_role("button", name="Approve $1,000.00").click()
     page.get_by_text("2024-000042 approved by frankie.").wait_for()
+    assert asked == ["Approve fill 2024-000042 of $1,000.00 for CC-01?"]
     row = page.locator("tr", has_text="2024-000042")
     assert "approved" in row.inner_text()
     assert "$1,000.00" in row.inner_text()

@@ -15,12 +15,19 @@ from casino.models import current_gaming_day
 from casino.roles import Role
 from tables.reviews import finding_stream_id
 from tables.rules.events import DealerPaid, Wager
+from tests.browser.conftest import ARTIFACTS
 from tests.browser.test_floor_supervisor import _person
 from tests.tables.helpers import criss_cross_round
 
 pytestmark = [pytest.mark.django_db(transaction=True, serialized_rollback=True),
               pytest.mark.slow]  # fmt: skip
 SYSTEM = Actor.system("tests")
+
+
+def _keep(page, name: str) -> None:
+    """A screenshot of the page as it is now (the fixture keeps the last one)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 @pytest.fixture
@@ -72,6 +79,7 @@ def test_a_requested_fill_waits_on_the_board_and_asks_before_it_is_approved(
     waiting.wait_for()
     assert "$4,000.00" in waiting.inner_text() and "casey" in waiting.inner_text()
     assert "1 open" in tile.locator(".findings").inner_text()
+    _keep(page, "floor_board_work_queue")
     asked = []
 
     def answer(dialog, accept):
@@ -127,6 +135,7 @@ def test_the_round_viewer_marks_the_mispay_names_people_and_lists_its_events(
     assert "dealer dana · floorperson frankie" in page.locator("body").inner_text()
     assert "Criss-Cross Poker" in page.locator("body").inner_text()
     assert page.locator("#round-history tbody tr").count() == floor["round_events"]
+    _keep(page, "round_viewer_mispay_and_history")
     page.get_by_role("link", name=f"CC-01 on {floor['day']}").click()
     page.wait_for_url(f"**/admin/floor/CC-01/{floor['day']}/")
 
@@ -156,5 +165,6 @@ def test_the_floor_board_fits_a_1024_by_768_tablet(floor, page, log_in, live_ser
     assert page.evaluate("document.documentElement.scrollWidth") <= 1024
     tile_width = page.locator('.tile[data-table="CC-01"]').bounding_box()["width"]
     assert tile_width >= 220
+    _keep(page, "floor_board_tablet_1024x768")
     page.goto(f"{live_server.url}/admin/floor/CC-01/{floor['day']}/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 1024
