@@ -186,6 +186,12 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 DECK_CHANGE_LEAD_MINUTES = env_int("DECK_CHANGE_LEAD_MINUTES", 30)
 
 LEDGER_READ_PAGE_MAX = env_int("LEDGER_READ_PAGE_MAX", 1000)
+# How far an event's occurred_at may lie from the server's clock (audit.validation):
+# ahead by clock drift at most, for everyone; behind by a device's buffer replayed
+# after an outage at most, for people and devices (imports and the simulator
+# record the past through the system role).
+LEDGER_OCCURRED_AT_FUTURE_SECONDS = env_int("LEDGER_OCCURRED_AT_FUTURE_SECONDS", 5 * 60)
+LEDGER_OCCURRED_AT_PAST_SECONDS = env_int("LEDGER_OCCURRED_AT_PAST_SECONDS", 24 * 60 * 60)
 # Bring read models up to date after every append (a Celery task; inline when
 # eager). Off for bulk loads, which run the projections once at the end.
 LEDGER_PROJECT_ON_APPEND = env_bool("LEDGER_PROJECT_ON_APPEND", True)
