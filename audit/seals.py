@@ -342,6 +342,7 @@ def seal_day(day: datetime.date, *, now: datetime.datetime | None = None) -> Day
     from audit.exports import day_contents  # the export's files are written there
 
     contents = day_contents(day)
+    contents["side_tables"] = side_tables(start, end)
     previous = DaySeal.objects.filter(gaming_day__lt=day).order_by("-gaming_day").first()
     key, development = signing_key()
     signing: dict[str, Any] = {
@@ -377,7 +378,7 @@ def seal_day(day: datetime.date, *, now: datetime.datetime | None = None) -> Day
     signature = base64.b64encode(key.sign(canonical_json(body))).decode()
     try:
         with transaction.atomic():
-            return DaySeal.objects.create(
+            seal = DaySeal.objects.create(
                 gaming_day=day,
                 body=body,
                 seal_hash=seal_hash(body),
@@ -396,6 +397,78 @@ def seal_day(day: datetime.date, *, now: datetime.datetime | None = None) -> Day
         if existing is not None:
             return existing
         raise SealError(f"another seal was written while sealing {day}; seal it again") from None
+    transaction.on_commit(lambda: archive_seal(seal))
+    return seal
+
+
+# --- what lies beside the ledger ----------------------------------------------------
+
+
+_REJECTED_FIELDS = ("id", "received_at", "stream_id", "status_code", "reason", "message",
+                    "field", "section", "actor", "device", "source", "idempotency_key",
+                    "raw_body")  # fmt: skip
+
+
+def _rejected_row(row: tuple[Any, ...]) -> bytes:
+    document = dict(zip(_REJECTED_FIELDS, row, strict=True))
+    document["received_at"] = format_timestamp(document["received_at"])
+    return canonical_json(document)
+
+
+def rejected_of_day(start: datetime.datetime, end: datetime.datetime) -> dict[str, Any]:
+    """The refused submissions received in the window: their ids and the
+    SHA-256 over each row's canonical JSON, in id order."""
+    from audit.models import RejectedSubmission
+
+    digest, ids = hashlib.sha256(), []
+    day = RejectedSubmission.objects.filter(received_at__gte=start, received_at__lt=end)
+    rows = day.order_by("id").values_list(*_REJECTED_FIELDS)
+    for row in rows.iterator(chunk_size=PAGE):
+        ids.append(row[0])
+        digest.update(hashlib.sha256(_rejected_row(row)).digest())
+    return {"ids": ids, "sha256": digest.hexdigest()}
+
+
+def append_permissions() -> list[str]:
+    """Who may append what, as ``role: event type`` lines in order."""
+    from audit.models import AppendPermission
+
+    return sorted(f"{role}: {event_type}" for role, event_type
+                  in AppendPermission.objects.values_list("role__name", "event_type"))  # fmt: skip
+
+
+def side_tables(start: datetime.datetime, end: datetime.datetime) -> dict[str, Any]:
+    """What a seal signs of the tables beside the ledger: the day's refused
+    submissions (so none can be deleted unseen) and the append permissions
+    in force when the day was sealed."""
+    return {"rejected": rejected_of_day(start, end), "append_permissions": append_permissions()}
+
+
+def archive_root() -> Any:
+    from pathlib import Path
+
+    return Path(settings.EXPORT_ROOT) / "seals"
+
+
+def archive_seal(seal: DaySeal) -> None:
+    """Write the seal, once, to the append-only archive outside the database
+    (``EXPORT_ROOT/seals/<day>.json``, read-only): a seal row deleted or
+    rewritten in the database is then found by ``verify_ledger``. An existing
+    file is never overwritten."""
+    import json
+    import os
+
+    root = archive_root()
+    root.mkdir(parents=True, exist_ok=True)
+    path = root / f"{seal.gaming_day.isoformat()}.json"
+    document = {"body": loads_json(seal.body), "seal_hash": seal.seal_hash,
+                "signature": seal.signature}  # fmt: skip
+    try:
+        with path.open("x", encoding="utf-8") as handle:
+            handle.write(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    except FileExistsError:
+        return
+    os.chmod(path, 0o444)
 
 
 # --- verifying ----------------------------------------------------------------------

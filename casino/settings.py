@@ -199,8 +199,13 @@ LEDGER_PROJECT_ON_APPEND = env_bool("LEDGER_PROJECT_ON_APPEND", True)
 # key (or LEDGER_SIGNING_KEY_FILE). Empty with DEBUG on: a development key derived
 # from SECRET_KEY, labelled as such; check casino.E002 refuses production without one.
 LEDGER_SIGNING_KEY = env_str("LEDGER_SIGNING_KEY")
+# Public keys (base64) of earlier signing keys whose seals verify_ledger still
+# trusts after a key rotation; the current key's is always trusted.
+LEDGER_TRUSTED_PUBLIC_KEYS = env_list("LEDGER_TRUSTED_PUBLIC_KEYS")
 # Where the zips of sealed gaming days are kept for download (audit.downloads).
 # A cache: a missing zip is rebuilt byte-identical from the ledger and the seal.
+# Its seals/ directory is not a cache: each seal is archived there once,
+# read-only, outside the database (verify_ledger compares the two).
 EXPORT_ROOT = Path(env_str("EXPORT_ROOT") or BASE_DIR / "var" / "exports")
 
 LOGGING = {
