@@ -26,6 +26,7 @@ from audit.downloads import (
 from audit.exports import ExportError
 from audit.models import DaySeal
 from audit.records import Actor
+from audit.seals import key_fingerprint, published_key
 
 
 def _download_url(seal: DaySeal) -> str:
@@ -78,6 +79,7 @@ class DaySealAdmin(ReadOnlyAdmin):
                 seal.public_key,
                 {
                     "public_key": seal.public_key,
+                    "fingerprint": key_fingerprint(seal.public_key),
                     "development": seal.development_key,
                     "first": seal.gaming_day,
                 },
@@ -89,6 +91,7 @@ class DaySealAdmin(ReadOnlyAdmin):
             "opts": self.model._meta,
             "seals": [(seal, _download_url(seal)) for seal in seals],
             "public_keys": list(keys.values()),
+            "signing_key": published_key(),
             "error": error,
         }
         return TemplateResponse(request, "admin/audit/exports.html", context, status=status)

@@ -8,4 +8,4 @@ class AuditConfig(AppConfig):
     def ready(self) -> None:
         # Register the ledger's own event types, projections and the export
         # download events.
-        from audit import event_types, exports, projections  # noqa: F401
+        from audit import event_types, exports, nightly, projections  # noqa: F401

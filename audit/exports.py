@@ -249,20 +249,23 @@ def _read_models(day: datetime.date, start: datetime.datetime, end: datetime.dat
 
 
 class _HashingWriter:
-    """A binary file that also hashes and counts what is written to it."""
+    """A binary file that also hashes and counts what is written to it (with
+    no path, only hashes and counts: the digest the seal signs)."""
 
-    def __init__(self, path: Path) -> None:
-        self._file = path.open("wb")
+    def __init__(self, path: Path | None) -> None:
+        self._file = path.open("wb") if path is not None else None
         self.sha256 = hashlib.sha256()
         self.size = 0
 
     def write(self, data: bytes) -> None:
-        self._file.write(data)
+        if self._file is not None:
+            self._file.write(data)
         self.sha256.update(data)
         self.size += len(data)
 
     def close(self) -> dict[str, Any]:
-        self._file.close()
+        if self._file is not None:
+            self._file.close()
         return {"sha256": self.sha256.hexdigest(), "bytes": self.size}
 
 
@@ -273,7 +276,7 @@ def _write_lines(path: Path, lines: Iterable[bytes]) -> dict[str, Any]:
     return writer.close()
 
 
-def _write_csv(path: Path, rows: Iterable[list[str]]) -> dict[str, Any]:
+def _write_csv(path: Path | None, rows: Iterable[list[str]]) -> dict[str, Any]:
     writer = _HashingWriter(path)
     buffer = io.StringIO()
     table = csv.writer(buffer, lineterminator="\n")
@@ -295,6 +298,33 @@ def static_file(name: str) -> bytes:
 
 def export_name(day: datetime.date) -> str:
     return f"pitboss-export-{day.isoformat()}"
+
+
+def close_head(day: datetime.date) -> dict[str, Any] | None:
+    """The day's close stream at its head: its last version and that event's
+    hash (which commits, through the chain, to every close event before it)."""
+    stream_id = f"close:{day.isoformat()}"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT version, hash FROM ledger_event WHERE stream_id = %s "
+            "ORDER BY version DESC LIMIT 1",
+            [stream_id],
+        )
+        row = cursor.fetchone()
+    return None if row is None else {"stream_id": stream_id, "version": row[0], "hash": row[1]}
+
+
+def day_contents(day: datetime.date) -> dict[str, Any]:
+    """What a day's seal signs beyond its events (``audit.seals``): the digest
+    of every read-model CSV as the export writes it, and the close's head.
+    The read models are brought up to date first."""
+    from audit.projections import run_all
+
+    run_all()
+    start, end = day_window(day)
+    files = {name: _write_csv(None, _csv_rows(queryset))
+             for name, queryset in _read_models(day, start, end)}  # fmt: skip
+    return {"files": dict(sorted(files.items())), "close": close_head(day)}
 
 
 def write_events(day: datetime.date, path: Path) -> dict[str, Any]:
@@ -353,9 +383,17 @@ def _write_day(
     files["close_events.jsonl"] = _write_lines(
         target / "close_events.jsonl", (event_line(row) for row in _close_events(day))
     )
+    body = loads_json(seal.body)
+    signed = (body.get("contents") or {}).get("files")
     for name, queryset in _read_models(day, start, end):
         files[name] = _write_csv(target / name, _csv_rows(queryset))
-    body = loads_json(seal.body)
+        if signed is not None and signed.get(name) != files[name]:
+            was = (signed.get(name) or {}).get("sha256")
+            raise ExportError(
+                f"{name} of gaming day {day} is no longer the file its seal signed "
+                f"(SHA-256 {files[name]['sha256']}, signed {was}): its read model "
+                "changed after the seal"
+            )
     seal_document = {
         "body": body,
         "seal_hash": seal.seal_hash,

@@ -45,6 +45,9 @@ class LedgerRoles:
     system: str
     #: The roles that may download a sealed day's export (admin and API alike).
     export_readers: frozenset[str]
+    #: The roles of table devices: such an account *is* its device (the device
+    #: named on its events is its own username, never a header's claim).
+    devices: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,18 @@ JSON (``audit.hashing.canonical_json``: sorted keys, no spaces, UTF-8):
   seal's body (the latest earlier sealed day; sixty-four zeros for the first
   seal), so seals form one chain. The database makes it unique: no fork.
 * ``events``, ``streams``, the window, the casino and ``sealed_at``.
+* ``contents`` (format 2): what the day's export says beyond its events,
+  signed with them: ``files``, the SHA-256 and size of every read-model CSV
+  of the day (``audit.providers.export_files``: the win report, the
+  variances, the rounds…), as the export writes them; and ``close``, the
+  day's close stream (``close:<day>``) at the moment of sealing: its last
+  version and that event's hash, which through the stream's hash chain
+  commits to every close event before it (the cutoff, the replay's figures,
+  the reconciliation and its variances). The close's later events
+  (``close.sealed``, which names this seal, and ``close.exported``) cannot be
+  inside what they name; they are chained onto the signed head, and the
+  verifier checks that ``close.sealed`` names this seal. ``close`` is null
+  for a day sealed before its close began.
 * ``signing_key``: the Ed25519 public key (base64 of the raw 32 bytes) and
   whether it is a *development* key (derived from SECRET_KEY with DEBUG on
   and no LEDGER_SIGNING_KEY; never acceptable to a regulator).
@@ -70,7 +82,7 @@ from audit.models import DaySeal
 from audit.providers import GamingDayCalendar
 from audit.storage import json_text, loads_json, stamp, stream_rows, timestamp_text
 
-SEAL_FORMAT = "pitboss-day-seal/1"
+SEAL_FORMAT = "pitboss-day-seal/2"
 MERKLE_CONSTRUCTION = "RFC 6962 section 2.1 Merkle Tree Hash, SHA-256, leaves sorted by stream_id"
 DEVELOPMENT_KEY_NOTE = "DEVELOPMENT KEY derived from SECRET_KEY: not valid for regulatory use"
 EMPTY_ROOT = hashlib.sha256(b"").hexdigest()
@@ -119,6 +131,25 @@ def signing_key() -> tuple[Ed25519PrivateKey, bool]:
 def public_key_text(key: Ed25519PrivateKey) -> str:
     raw = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
     return base64.b64encode(raw).decode()
+
+
+def key_fingerprint(public_key: str) -> str:
+    """The fingerprint a regulator compares with the published one: SHA-256
+    of the raw 32-byte public key, in hex, in groups of four.
+
+    >>> key_fingerprint(base64.b64encode(bytes(32)).decode())[:19]
+    '66687aad f862bd77 6'
+    """
+    digest = hashlib.sha256(base64.b64decode(public_key)).hexdigest()
+    return " ".join(digest[i : i + 8] for i in range(0, 64, 8))
+
+
+def published_key() -> dict[str, Any]:
+    """The casino's current seal-signing key as published to regulators."""
+    key, development = signing_key()
+    public = public_key_text(key)
+    return {"algorithm": "Ed25519", "public_key": public,
+            "fingerprint": key_fingerprint(public), "development": development}  # fmt: skip
 
 
 def generate_signing_key() -> str:
@@ -285,7 +316,9 @@ def seal_hash(body: dict[str, Any]) -> str:
 
 
 def seal_day(day: datetime.date, *, now: datetime.datetime | None = None) -> DaySeal:
-    """Seal ``day`` (or return its existing seal: sealing is idempotent)."""
+    """Seal ``day`` (or return its existing seal: sealing is idempotent).
+
+    The read models are brought up to date first: their CSVs are signed."""
     existing = DaySeal.objects.filter(gaming_day=day).first()
     if existing is not None:
         return existing
@@ -306,6 +339,10 @@ def seal_day(day: datetime.date, *, now: datetime.datetime | None = None) -> Day
     walk = walk_day(day, casino)
     if walk.problems:
         raise SealError(f"gaming day {day} has broken hash chains: " + "; ".join(walk.problems))
+    from audit.exports import day_contents  # the export's files are written there
+
+    contents = day_contents(day)
+    contents["side_tables"] = side_tables(start, end)
     previous = DaySeal.objects.filter(gaming_day__lt=day).order_by("-gaming_day").first()
     key, development = signing_key()
     signing: dict[str, Any] = {
@@ -332,6 +369,7 @@ def seal_day(day: datetime.date, *, now: datetime.datetime | None = None) -> Day
         "last_position": walk.last_position,
         "merkle_construction": MERKLE_CONSTRUCTION,
         "merkle_root": walk.merkle_root,
+        "contents": contents,
         "previous_gaming_day": previous.gaming_day.isoformat() if previous else None,
         "previous_seal_hash": previous.seal_hash if previous else GENESIS_HASH,
         "signing_key": signing,
@@ -340,7 +378,7 @@ def seal_day(day: datetime.date, *, now: datetime.datetime | None = None) -> Day
     signature = base64.b64encode(key.sign(canonical_json(body))).decode()
     try:
         with transaction.atomic():
-            return DaySeal.objects.create(
+            seal = DaySeal.objects.create(
                 gaming_day=day,
                 body=body,
                 seal_hash=seal_hash(body),
@@ -359,6 +397,78 @@ def seal_day(day: datetime.date, *, now: datetime.datetime | None = None) -> Day
         if existing is not None:
             return existing
         raise SealError(f"another seal was written while sealing {day}; seal it again") from None
+    transaction.on_commit(lambda: archive_seal(seal))
+    return seal
+
+
+# --- what lies beside the ledger ----------------------------------------------------
+
+
+_REJECTED_FIELDS = ("id", "received_at", "stream_id", "status_code", "reason", "message",
+                    "field", "section", "actor", "device", "source", "idempotency_key",
+                    "raw_body")  # fmt: skip
+
+
+def _rejected_row(row: tuple[Any, ...]) -> bytes:
+    document = dict(zip(_REJECTED_FIELDS, row, strict=True))
+    document["received_at"] = format_timestamp(document["received_at"])
+    return canonical_json(document)
+
+
+def rejected_of_day(start: datetime.datetime, end: datetime.datetime) -> dict[str, Any]:
+    """The refused submissions received in the window: their ids and the
+    SHA-256 over each row's canonical JSON, in id order."""
+    from audit.models import RejectedSubmission
+
+    digest, ids = hashlib.sha256(), []
+    day = RejectedSubmission.objects.filter(received_at__gte=start, received_at__lt=end)
+    rows = day.order_by("id").values_list(*_REJECTED_FIELDS)
+    for row in rows.iterator(chunk_size=PAGE):
+        ids.append(row[0])
+        digest.update(hashlib.sha256(_rejected_row(row)).digest())
+    return {"ids": ids, "sha256": digest.hexdigest()}
+
+
+def append_permissions() -> list[str]:
+    """Who may append what, as ``role: event type`` lines in order."""
+    from audit.models import AppendPermission
+
+    return sorted(f"{role}: {event_type}" for role, event_type
+                  in AppendPermission.objects.values_list("role__name", "event_type"))  # fmt: skip
+
+
+def side_tables(start: datetime.datetime, end: datetime.datetime) -> dict[str, Any]:
+    """What a seal signs of the tables beside the ledger: the day's refused
+    submissions (so none can be deleted unseen) and the append permissions
+    in force when the day was sealed."""
+    return {"rejected": rejected_of_day(start, end), "append_permissions": append_permissions()}
+
+
+def archive_root() -> Any:
+    from pathlib import Path
+
+    return Path(settings.EXPORT_ROOT) / "seals"
+
+
+def archive_seal(seal: DaySeal) -> None:
+    """Write the seal, once, to the append-only archive outside the database
+    (``EXPORT_ROOT/seals/<day>.json``, read-only): a seal row deleted or
+    rewritten in the database is then found by ``verify_ledger``. An existing
+    file is never overwritten."""
+    import json
+    import os
+
+    root = archive_root()
+    root.mkdir(parents=True, exist_ok=True)
+    path = root / f"{seal.gaming_day.isoformat()}.json"
+    document = {"body": loads_json(seal.body), "seal_hash": seal.seal_hash,
+                "signature": seal.signature}  # fmt: skip
+    try:
+        with path.open("x", encoding="utf-8") as handle:
+            handle.write(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    except FileExistsError:
+        return
+    os.chmod(path, 0o444)
 
 
 # --- verifying ----------------------------------------------------------------------

@@ -4,6 +4,7 @@ kind, and values the ledger will not store."""
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import time
 from collections.abc import Sequence
@@ -154,10 +155,8 @@ def validate(stream_id: str, events: Sequence[NewEvent], actor: Actor) -> None:
                     f"metadata may only carry {allowed_keys}; got {sorted(unknown)}",
                     field=f"events[{index}].metadata",
                 )
-        if event.occurred_at is not None and event.occurred_at.tzinfo is None:
-            raise errors.SchemaViolation(
-                "occurred_at must carry a time zone", field=f"events[{index}].occurred_at"
-            )
+        if event.occurred_at is not None:
+            _check_occurred_at(event.occurred_at, actor, f"events[{index}].occurred_at")
         if event.event_type not in allowed:
             allowed[event.event_type] = may_append(actor, event.event_type)
         if not allowed[event.event_type]:
@@ -167,6 +166,43 @@ def validate(stream_id: str, events: Sequence[NewEvent], actor: Actor) -> None:
             )
         if event.event_type == "ledger.correction":
             _check_correction(kind, event, actor, f"events[{index}]")
+
+
+def _check_occurred_at(moment: datetime.datetime, actor: Actor, where: str) -> None:
+    """With a zone, never ahead of the server's clock by more than drift, and
+    (but for the system role: imports, the simulator) never further behind it
+    than a device's buffer replayed after an outage: a deck put in use "in
+    2030" would never fall due, one "in 2019" would be overdue at once."""
+    from django.conf import settings
+    from django.utils import timezone
+
+    from audit import providers
+
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise errors.SchemaViolation(
+            f"{where}: a time must carry its zone (Z or ±hh:mm); a naive time is never "
+            "read as the server's local time",
+            field=where,
+        )
+    now = timezone.now()
+    ahead = settings.LEDGER_OCCURRED_AT_FUTURE_SECONDS
+    if moment > now + datetime.timedelta(seconds=ahead):
+        raise errors.SchemaViolation(
+            f"{where}: {moment.isoformat()} is ahead of the server's clock "
+            f"({now.isoformat(timespec='seconds')}) by more than the {ahead} s tolerated "
+            "(LEDGER_OCCURRED_AT_FUTURE_SECONDS)",
+            field=where,
+        )
+    behind = settings.LEDGER_OCCURRED_AT_PAST_SECONDS
+    if providers.roles().system not in actor.roles and moment < now - datetime.timedelta(
+        seconds=behind
+    ):
+        raise errors.SchemaViolation(
+            f"{where}: {moment.isoformat()} is more than {behind} s before the server's clock "
+            f"({now.isoformat(timespec='seconds')}; LEDGER_OCCURRED_AT_PAST_SECONDS): a person "
+            "or a device records what happens now; history is imported by the system",
+            field=where,
+        )
 
 
 def _check_correction(kind: StreamKind, event: NewEvent, actor: Actor, where: str) -> None:

@@ -18,6 +18,7 @@ class CasinoConfig(AppConfig):
         providers.register_roles(providers.LedgerRoles(
             system=Role.SYSTEM.value,
             export_readers=frozenset(role.value for role in EXPORT_READERS),
+            devices=frozenset({Role.TABLE_DEVICE.value}),
         ))  # fmt: skip
         # Every app's post_migrate: permissions of later apps exist only by then.
         post_migrate.connect(sync_role_permissions, dispatch_uid="casino.sync_role_permissions")

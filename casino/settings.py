@@ -186,6 +186,12 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 DECK_CHANGE_LEAD_MINUTES = env_int("DECK_CHANGE_LEAD_MINUTES", 30)
 
 LEDGER_READ_PAGE_MAX = env_int("LEDGER_READ_PAGE_MAX", 1000)
+# How far an event's occurred_at may lie from the server's clock (audit.validation):
+# ahead by clock drift at most, for everyone; behind by a device's buffer replayed
+# after an outage at most, for people and devices (imports and the simulator
+# record the past through the system role).
+LEDGER_OCCURRED_AT_FUTURE_SECONDS = env_int("LEDGER_OCCURRED_AT_FUTURE_SECONDS", 5 * 60)
+LEDGER_OCCURRED_AT_PAST_SECONDS = env_int("LEDGER_OCCURRED_AT_PAST_SECONDS", 24 * 60 * 60)
 # Bring read models up to date after every append (a Celery task; inline when
 # eager). Off for bulk loads, which run the projections once at the end.
 LEDGER_PROJECT_ON_APPEND = env_bool("LEDGER_PROJECT_ON_APPEND", True)
@@ -193,8 +199,13 @@ LEDGER_PROJECT_ON_APPEND = env_bool("LEDGER_PROJECT_ON_APPEND", True)
 # key (or LEDGER_SIGNING_KEY_FILE). Empty with DEBUG on: a development key derived
 # from SECRET_KEY, labelled as such; check casino.E002 refuses production without one.
 LEDGER_SIGNING_KEY = env_str("LEDGER_SIGNING_KEY")
+# Public keys (base64) of earlier signing keys whose seals verify_ledger still
+# trusts after a key rotation; the current key's is always trusted.
+LEDGER_TRUSTED_PUBLIC_KEYS = env_list("LEDGER_TRUSTED_PUBLIC_KEYS")
 # Where the zips of sealed gaming days are kept for download (audit.downloads).
 # A cache: a missing zip is rebuilt byte-identical from the ledger and the seal.
+# Its seals/ directory is not a cache: each seal is archived there once,
+# read-only, outside the database (verify_ledger compares the two).
 EXPORT_ROOT = Path(env_str("EXPORT_ROOT") or BASE_DIR / "var" / "exports")
 
 LOGGING = {

@@ -84,3 +84,10 @@ def api_client():
     from rest_framework.test import APIClient
 
     return APIClient()
+
+
+@pytest.fixture(autouse=True)
+def _own_export_root(settings, tmp_path):
+    """Each test's exports and seal archive in its own directory, never the
+    checkout's ``var/exports`` (a seal archived there would outlive the test)."""
+    settings.EXPORT_ROOT = tmp_path / "exports"

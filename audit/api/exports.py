@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from audit import errors
 from audit.api import serializers
-from audit.api.views import ERROR_RESPONSES
+from audit.api.views import ERROR_RESPONSES, actor_of
 from audit.downloads import (
     SEAL_HEADER,
     ZIP_CONTENT_TYPE,
@@ -28,7 +28,7 @@ from audit.downloads import (
     sealed_days,
 )
 from audit.exports import ExportError
-from audit.records import Actor
+from audit.seals import key_fingerprint, published_key
 
 JSON = JSONRenderer.media_type
 
@@ -81,7 +81,8 @@ class ExportListView(APIView):
         operation_id="exports_list",
         summary="Sealed gaming days whose exports can be downloaded",
         description="Newest day first. Each export verifies offline against its seal "
-        "hash and the public key that signed it.",
+        "hash and the public key that signed it. `signing_key` is the casino's current "
+        "seal-signing key with its fingerprint: pin it (`verify_export.py --public-key`).",
         responses={
             200: serializers.ExportListSerializer,
             401: ERROR_RESPONSES[401],
@@ -95,13 +96,15 @@ class ExportListView(APIView):
                 "seal_hash": seal.seal_hash,
                 "merkle_root": seal.merkle_root,
                 "public_key": seal.public_key,
+                "fingerprint": key_fingerprint(seal.public_key),
                 "development_key": seal.development_key,
                 "sealed_at": seal.sealed_at,
                 "download": _download_url(request, version, seal.gaming_day),
             }
             for seal in sealed_days()
         ]
-        return Response(serializers.ExportListSerializer({"exports": exports}).data)
+        listing = {"signing_key": published_key(), "exports": exports}
+        return Response(serializers.ExportListSerializer(listing).data)
 
 
 class ExportDownloadView(APIView):
@@ -166,9 +169,7 @@ class ExportDownloadView(APIView):
             gaming_day = parse_day(day)
         except ValueError as error:
             raise errors.MalformedSubmission(str(error), field="day") from None
-        actor = Actor.from_user(
-            request.user, device=request.headers.get("X-Device", "")[:150], source="api"
-        )
+        actor = actor_of(request)
         try:
             return download_response(gaming_day, actor)
         except DayNotSealed as error:

@@ -1,10 +1,24 @@
+from django.utils import timezone
 from rest_framework import serializers
+
+
+class ZonedDateTimeField(serializers.DateTimeField):
+    """An RFC 3339 time with its zone: a naive one is refused, never read as
+    the server's local time."""
+
+    def enforce_timezone(self, value):
+        if timezone.is_naive(value):
+            raise serializers.ValidationError(
+                "a time must carry its zone (Z or ±hh:mm); a naive time is never read as "
+                "the server's local time"
+            )
+        return super().enforce_timezone(value)
 
 
 class EventInSerializer(serializers.Serializer):
     type = serializers.CharField(max_length=100)
     payload = serializers.DictField()
-    occurred_at = serializers.DateTimeField(required=False)
+    occurred_at = ZonedDateTimeField(required=False)
     metadata = serializers.DictField(required=False, default=dict)
 
 
@@ -66,6 +80,7 @@ class ExportSerializer(serializers.Serializer):
     seal_hash = serializers.CharField()
     merkle_root = serializers.CharField()
     public_key = serializers.CharField(help_text="Base64 raw Ed25519 key that signed the seal")
+    fingerprint = serializers.CharField(help_text="SHA-256 of the raw public key, hex")
     development_key = serializers.BooleanField(
         help_text="True when signed with a development key: not valid for regulatory use"
     )
@@ -73,5 +88,17 @@ class ExportSerializer(serializers.Serializer):
     download = serializers.URLField(help_text="GET this URL for the export's zip")
 
 
+class SigningKeySerializer(serializers.Serializer):
+    """The casino's seal-signing key, as published to regulators."""
+
+    algorithm = serializers.CharField()
+    public_key = serializers.CharField(help_text="Base64 raw Ed25519 public key")
+    fingerprint = serializers.CharField(help_text="SHA-256 of the raw public key, hex")
+    development = serializers.BooleanField(
+        help_text="True for a development key: not valid for regulatory use"
+    )
+
+
 class ExportListSerializer(serializers.Serializer):
+    signing_key = SigningKeySerializer()
     exports = ExportSerializer(many=True)

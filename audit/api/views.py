@@ -44,8 +44,40 @@ class HasRole(BasePermission):
         return bool(roles_of(request.user))
 
 
-def _actor(request: Request) -> ledger.Actor:
-    return ledger.Actor.from_user(request.user, device=request.headers.get("X-Device", "")[:150])
+def actor_of(request: Request, *, source: str = "api") -> ledger.Actor:
+    """Who appends, with the device their credentials are bound to.
+
+    A table device's account *is* its device: its events name its own
+    username, and an ``X-Device`` naming another is refused. The system role
+    (imports, gateways relaying devices' buffers) names the device it relays
+    for. A person holds no device: an ``X-Device`` from a person is refused
+    (403, kept with the rejected submissions) rather than ignored, so a client
+    that believes it speaks for a device learns at once that it does not.
+    """
+    from audit import providers
+
+    claimed = request.headers.get("X-Device", "")
+    roles = roles_of(request.user)
+    known = providers.roles()
+    if known.system in roles:
+        device = claimed[:150]
+    elif roles & known.devices:
+        device = request.user.get_username()
+        if claimed and claimed != device:
+            raise errors.Forbidden(
+                f"X-Device {claimed[:150]!r}: this token is device {device!r}'s; a device "
+                "records under its own name",
+                field="X-Device",
+            )
+    elif claimed:
+        raise errors.Forbidden(
+            f"X-Device {claimed[:150]!r}: a person cannot claim a device; a table device "
+            "authenticates with its own token",
+            field="X-Device",
+        )
+    else:
+        device = ""
+    return ledger.Actor.from_user(request.user, device=device, source=source)
 
 
 def _as_ledger_error(exc: Exception) -> errors.LedgerError:
@@ -145,7 +177,7 @@ class StreamEventsView(APIView):
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 200:
             raise errors.MalformedSubmission("at most 200 characters", field="Idempotency-Key")
-        actor = _actor(request)
+        actor = actor_of(request)
         expected_version = body.validated_data["expected_version"]
         if key is None:
             key = ledger.derived_idempotency_key(stream_id, expected_version, new_events, actor)

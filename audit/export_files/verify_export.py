@@ -3,17 +3,26 @@
 
 Usage::
 
-    python3 verify_export.py [EXPORT_DIRECTORY] [--require-signature]
+    python3 verify_export.py [EXPORT_DIRECTORY] [--public-key KEY_OR_FILE]
+                             [--require-signature]
 
-With no directory, the directory this script is in. Checks, in order, and
-stops at the first inconsistency, naming it (exit status 1):
+With no directory, the directory this script is in. ``--public-key`` pins the
+casino's seal-signing key: the Ed25519 public key published with its
+fingerprint on the regulator's pages (base64 of the raw 32 bytes, or a file
+holding that or a PEM "PUBLIC KEY"). Without it the signature can only be
+checked with the key inside seal.json, which whoever rewrote a day would have
+replaced with their own: the script says so. Checks, in order, and stops at
+the first inconsistency, naming it (exit status 1):
 
 1. every file listed in manifest.json: present, its size and SHA-256, and
    no file present that the manifest does not list; manifest.json and
    seal.json must be in their canonical layout;
-2. the seal: its body hashes to seal_hash; the Ed25519 signature over the
-   body's canonical JSON (only if the ``cryptography`` package is installed;
-   otherwise the script says the signature was NOT checked);
+2. the seal: its body hashes to seal_hash; it was signed by the pinned key;
+   the Ed25519 signature over the body's canonical JSON (only if the
+   ``cryptography`` package is installed; otherwise the script says the
+   signature was NOT checked); every CSV is the one the seal signed
+   (``contents.files``: a CSV changed and manifest.json re-hashed is caught
+   here);
 3. events.jsonl: every event's hash recomputed from its fields, every
    stream's chain (versions consecutive, each prev_hash the previous
    event's hash, from genesis or from the stream's head before the day in
@@ -22,14 +31,18 @@ stops at the first inconsistency, naming it (exit status 1):
 4. the Merkle root of the streams' last events equals the seal's, and the
    event and stream counts match;
 5. close_events.jsonl (the day's close, when present): every hash and link
-   from genesis, the stream is the day's ``close:<day>``, and its
-   ``close.sealed`` event names this export's seal.
+   from genesis, the stream is the day's ``close:<day>``, it holds the close
+   up to the head the seal signed (``contents.close``: the cutoff, replay,
+   reconciliation and variances), and its ``close.sealed`` event names this
+   export's seal.
 
 For an export of a range of days, each day's directory is verified, and
-each day's seal must name the previous day's seal.
+each day's seal must name the seal of the day listed before it: a day
+removed from the middle is a gap in the chain.
 
-Exit status: 0 all checked, 1 an inconsistency, 2 not an export,
-3 --require-signature and the signature could not be checked.
+Exit status: 0 all checked, 1 an inconsistency, 2 not an export (or an
+unreadable --public-key), 3 --require-signature and the signature could not
+be checked or no key was pinned.
 See README.md for the formats.
 """
 
@@ -42,7 +55,9 @@ import sys
 from pathlib import Path
 
 GENESIS_HASH = "0" * 64
-SEAL_FORMAT = "pitboss-day-seal/1"
+SEAL_FORMATS = ("pitboss-day-seal/1", "pitboss-day-seal/2")
+#: DER prefix of an Ed25519 SubjectPublicKeyInfo (RFC 8410): the raw key follows.
+SPKI_PREFIX = bytes.fromhex("302a300506032b6570032100")
 
 
 class Inconsistent(Exception):
@@ -152,10 +167,74 @@ def leaf_hash(stream_id, version, head_hash):
     return hashlib.sha256(b"\x00" + canonical_json(document)).digest()
 
 
-def check_seal(directory, manifest, label, require_signature):
+def fingerprint(public_key):
+    """SHA-256 of the raw public key, hex in groups of eight (as published)."""
+    digest = hashlib.sha256(base64.b64decode(public_key)).hexdigest()
+    return " ".join(digest[i : i + 8] for i in range(0, 64, 8))
+
+
+def read_public_key(value):
+    """The pinned key (base64 of the raw 32 bytes) from the argument: the key
+    itself or a file holding it or a PEM public key; None if unreadable."""
+    path = Path(value)
+    text = path.read_text() if path.is_file() else value
+    lines = [line.strip() for line in text.strip().splitlines()]
+    if lines and lines[0].startswith("-----BEGIN"):
+        lines = [line for line in lines if not line.startswith("-----")]
+    try:
+        raw = base64.b64decode("".join(lines), validate=True)
+    except ValueError:
+        return None
+    if len(raw) == 44 and raw.startswith(SPKI_PREFIX):
+        raw = raw[len(SPKI_PREFIX):]
+    return base64.b64encode(raw).decode() if len(raw) == 32 else None
+
+
+def check_pinned(public_key, pinned, label, require_signature):
+    if pinned is None:
+        say(f"NOTE {label}no public key pinned (--public-key): the signature was checked "
+            f"with the key inside seal.json (fingerprint {fingerprint(public_key)}), which "
+            "whoever rewrote the day would have replaced with their own; pass the casino's "
+            "key published on the regulator's pages")
+        if require_signature:
+            raise SystemExit(3)
+        return
+    if public_key != pinned:
+        raise Inconsistent(
+            f"{label}seal.json: signed by key {public_key} (fingerprint "
+            f"{fingerprint(public_key)}), not by the pinned key {pinned} (fingerprint "
+            f"{fingerprint(pinned)}): this day was not sealed by the holder of the pinned key"
+        )
+    say(f"ok   {label}seal.json: signed by the pinned key (fingerprint {fingerprint(pinned)})")
+
+
+def check_contents(manifest, body, label):
+    """Every CSV is the one the seal signed (format 2)."""
+    contents = body.get("contents")
+    if body["format"] == "pitboss-day-seal/1":
+        say(f"NOTE {label}seal format 1: the CSVs and the close's figures are NOT signed")
+        return
+    signed = contents["files"]
+    files = manifest["files"]
+    csvs = sorted(name for name in files if name.endswith(".csv"))
+    for name in sorted(set(csvs) | set(signed)):
+        if name not in files:
+            raise Inconsistent(f"{label}{name}: signed by the seal but missing from the export")
+        if name not in signed:
+            raise Inconsistent(f"{label}{name}: present but not signed by the seal")
+        if files[name] != signed[name]:
+            raise Inconsistent(
+                f"{label}{name}: SHA-256 {files[name]['sha256']} ({files[name]['bytes']} bytes), "
+                f"the seal signed {signed[name]['sha256']} ({signed[name]['bytes']} bytes): "
+                "the file was changed after the day was sealed"
+            )
+    say(f"ok   {label}{len(signed)} CSV files are the ones the seal signed")
+
+
+def check_seal(directory, manifest, label, require_signature, pinned=None):
     seal = load_json_file(directory / "seal.json", f"{label}seal.json")
     body = seal.get("body") or {}
-    if body.get("format") != SEAL_FORMAT:
+    if body.get("format") not in SEAL_FORMATS:
         raise Inconsistent(f"{label}seal.json: unknown seal format {body.get('format')!r}")
     seal_hash = hashlib.sha256(canonical_json(body)).hexdigest()
     if seal_hash != seal.get("seal_hash"):
@@ -176,6 +255,7 @@ def check_seal(directory, manifest, label, require_signature):
     ):
         raise Inconsistent(f"{label}seal.json: the development-key label was changed")
     say(f"ok   {label}seal.json: body hashes to seal_hash {seal_hash}")
+    check_pinned(public_key, pinned, label, require_signature)
     try:
         from cryptography.exceptions import InvalidSignature
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -195,6 +275,7 @@ def check_seal(directory, manifest, label, require_signature):
         say(f"ok   {label}seal.json: Ed25519 signature verifies with public key {public_key}")
     if development:
         say(f"NOTE {label}signed with a DEVELOPMENT key: not valid for regulatory use")
+    check_contents(manifest, body, label)
     return body
 
 
@@ -262,11 +343,16 @@ def check_events(directory, body, label):
     say(f"ok   {label}Merkle root of {len(leaves)} stream heads equals the seal's {root}")
 
 
-def check_close_events(directory, manifest, label):
+def check_close_events(directory, manifest, body, label):
     path = directory / "close_events.jsonl"
-    if "close_events.jsonl" not in manifest["files"] or path.stat().st_size == 0:
+    signed = (body.get("contents") or {}).get("close")
+    listed = "close_events.jsonl" in manifest["files"]
+    if signed is None and (not listed or path.stat().st_size == 0):
         say(f"--   {label}close_events.jsonl: the day was exported before its close")
         return
+    if not listed:
+        raise Inconsistent(f"{label}close_events.jsonl: the seal signed the close, "
+                           "the export holds none")
     stream_id = f"close:{manifest['gaming_day']}"
     previous, sealed = (0, GENESIS_HASH), None
     for number, event in read_events(path, "close_events.jsonl"):
@@ -280,7 +366,17 @@ def check_close_events(directory, manifest, label):
             raise Inconsistent(f"{where}: content altered, the recomputed hash differs")
         if event["type"] == "close.sealed":
             sealed = event["payload"]["seal_hash"]
+        if (signed is not None and event["version"] == signed["version"]
+                and event["hash"] != signed["hash"]):
+            raise Inconsistent(f"{where}: version {event['version']} hashes to "
+                               f"{event['hash']}, the seal signed {signed['hash']}")
         previous = (event["version"], event["hash"])
+    if signed is not None and previous[0] < signed["version"]:
+        raise Inconsistent(
+            f"{label}close_events.jsonl: holds {previous[0]} events of {stream_id}; the seal "
+            f"signed the close up to version {signed['version']} (hash {signed['hash']}): "
+            "the close's events were removed"
+        )
     if sealed != manifest["seal_hash"]:
         raise Inconsistent(f"{label}close_events.jsonl: close.sealed names seal {sealed}, "
                            f"the manifest {manifest['seal_hash']}")
@@ -297,22 +393,22 @@ def check_keys(manifest, expected, label):
         raise Inconsistent(f"{label}manifest.json: unexpected fields {sorted(manifest)}")
 
 
-def verify_day(directory, label, require_signature):
+def verify_day(directory, label, require_signature, pinned=None):
     manifest = load_json_file(directory / "manifest.json", f"{label}manifest.json")
     if manifest.get("format") != "pitboss-day-export/1":
         raise Inconsistent(f"{label}manifest.json: unknown export format")
     check_keys(manifest, DAY_KEYS, label)
     check_files(directory, manifest, label)
-    body = check_seal(directory, manifest, label, require_signature)
+    body = check_seal(directory, manifest, label, require_signature, pinned)
     check_events(directory, body, label)
-    check_close_events(directory, manifest, label)
+    check_close_events(directory, manifest, body, label)
     return body
 
 
-def verify(directory, require_signature=False):
+def verify(directory, require_signature=False, pinned=None):
     manifest = load_json_file(directory / "manifest.json", "manifest.json")
     if manifest.get("format") == "pitboss-day-export/1":
-        body = verify_day(directory, "", require_signature)
+        body = verify_day(directory, "", require_signature, pinned)
         say(f"OK: the export of gaming day {body['gaming_day']} is consistent")
         return
     if manifest.get("format") != "pitboss-range-export/1":
@@ -321,8 +417,14 @@ def verify(directory, require_signature=False):
     check_files(directory, manifest, "")
     previous = None
     for name in manifest["days"]:
-        body = verify_day(directory / name, f"{name}/", require_signature)
-        if previous is not None and body["previous_gaming_day"] == previous["gaming_day"]:
+        body = verify_day(directory / name, f"{name}/", require_signature, pinned)
+        if previous is not None:
+            if body["previous_gaming_day"] != previous["gaming_day"]:
+                raise Inconsistent(
+                    f"{name}/seal.json: its seal follows the seal of "
+                    f"{body['previous_gaming_day']}, which this export does not hold after "
+                    f"{previous['gaming_day']}: a gap in the chain of seals (a day removed)"
+                )
             link = hashlib.sha256(canonical_json(previous)).hexdigest()
             if body["previous_seal_hash"] != link:
                 raise Inconsistent(f"{name}/seal.json: does not name the previous day's seal")
@@ -334,12 +436,24 @@ def verify(directory, require_signature=False):
 def main(argv):
     require_signature = "--require-signature" in argv
     arguments = [a for a in argv if a != "--require-signature"]
+    pinned = None
+    if "--public-key" in arguments:
+        at = arguments.index("--public-key")
+        if at + 1 >= len(arguments):
+            say("FAILED: --public-key needs the key (base64) or a file holding it")
+            return 2
+        pinned = read_public_key(arguments[at + 1])
+        if pinned is None:
+            say(f"FAILED: --public-key {arguments[at + 1]!r} is not an Ed25519 public key "
+                "(base64 of 32 bytes, or a PEM PUBLIC KEY, or a file holding either)")
+            return 2
+        del arguments[at : at + 2]
     directory = Path(arguments[0]) if arguments else Path(__file__).resolve().parent
     if not (directory / "manifest.json").is_file():
         say(f"FAILED: {directory} holds no manifest.json; is it an export directory?")
         return 2
     try:
-        verify(directory, require_signature)
+        verify(directory, require_signature, pinned)
     except Inconsistent as problem:
         say(f"FAILED: {problem}")
         return 1

@@ -41,7 +41,7 @@ def streams():
 
 def test_an_intact_ledger_verifies(streams):
     code, out = _verify()
-    assert code == 0
+    assert code == 0, out
     assert "every hash chain intact" in out
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from audit import projections
-from audit.ledger import Actor, NewEvent, append, stream_version
+from audit.ledger import Actor, NewEvent, append, read_stream, stream_version
 from audit.models import Event, RejectedSubmission
 from casino.roles import Role
 from tables.compliance import (
@@ -216,13 +216,15 @@ def test_a_counting_shuffler_is_exempt_from_stub_counts(role_users):
 def test_a_floorperson_acknowledges_a_finding(hand_table, role_users):
     (overdue,) = check_decks(at(4, 10))
     floorperson = Actor.from_user(role_users[Role.FLOORPERSON])
+    # A person records what happens now: the acknowledgement's time is the server's.
     append(overdue.stream_id, [NewEvent("compliance.acknowledged",
-                                        {"acknowledged_by": "floorperson", "note": "changed"},
-                                        occurred_at=at(4, 12))],
+                                        {"acknowledged_by": "floorperson", "note": "changed"})],
            expected_version=1, actor=floorperson)  # fmt: skip
     projections.run(COMPLIANCE)
     finding = ComplianceFinding.objects.get()
-    assert (finding.acknowledged_by, finding.acknowledged_at) == ("floorperson", at(4, 12))
+    acknowledged = read_stream(overdue.stream_id)[1]
+    assert (finding.acknowledged_by, finding.acknowledged_at) == ("floorperson",
+                                                                  acknowledged.occurred_at)
     before = list(ComplianceFinding.objects.values())
     projections.rebuild(COMPLIANCE)
     assert list(ComplianceFinding.objects.values()) == before

@@ -17,7 +17,8 @@ from tables.models import Deck, DeckStatus, Table
 
 pytestmark = pytest.mark.django_db
 
-T0 = datetime.datetime(2024, 5, 1, 14, 0, tzinfo=datetime.UTC)
+# People record what happens now (occurred_at within a day of the server's clock).
+T0 = (datetime.datetime.now(datetime.UTC) - datetime.timedelta(hours=6)).replace(microsecond=0)
 
 
 def make_table(table_id="CC-01", **overrides):

@@ -165,6 +165,23 @@ class Command(BaseCommand):
                 table.save()
         self.stdout.write(f"Configured {Table.objects.count()} tables.")
 
+    def _fresh_seal_archive(self) -> None:
+        """A new demo ledger starts a new seal archive: the seals a previous
+        demo database archived (``EXPORT_ROOT/seals``) are kept beside it,
+        renamed, instead of being reported by ``verify_ledger`` as seal rows
+        deleted from this one."""
+        from django.utils import timezone
+
+        from audit.models import DaySeal
+        from audit.seals import archive_root
+
+        root = archive_root()
+        if DaySeal.objects.exists() or not root.is_dir() or not any(root.iterdir()):
+            return
+        kept = root.with_name(f"seals-before-{timezone.now():%Y%m%dT%H%M%S}")
+        root.rename(kept)
+        self.stdout.write(f"A previous demo's seal archive was kept as {kept.name}.")
+
     def _play(self) -> None:
         """Simulated gaming days: whole table days (opened, buy-ins, rounds,
         closed, drop counted and verified) for two weeks of Criss-Cross under
@@ -192,6 +209,7 @@ class Command(BaseCommand):
         if Round.objects.exists():
             self.stdout.write("Demo play already recorded; skipping the simulation.")
             return
+        self._fresh_seal_archive()
         now = timezone.now()
         today = current_gaming_day(now)
         cross = ["CC-01", "CC-02"]
