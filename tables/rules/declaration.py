@@ -41,6 +41,7 @@ __all__ = [
     "AnyAmount",
     "EqualTo",
     "MultipleOf",
+    "AtMost",
     "WagerSpec",
     "Choice",
     "Wagering",
@@ -131,6 +132,21 @@ class MultipleOf(Amount):
         if whole and amount % base:
             return f"must be a whole multiple of the {self.wager}"
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class AtMost(Amount):
+    """Any amount up to ``cents`` (a wager the chapter caps, "may not be more than $1").
+
+    >>> AtMost(100).refusal({}, 500)
+    'may not be more than 100 cents, got 500'
+    """
+
+    cents: int
+
+    def refusal(self, stakes: Mapping[str, int], amount: int, ruleset: Any = None) -> str | None:
+        return None if amount <= self.cents else (
+            f"may not be more than {self.cents} cents, got {amount}")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

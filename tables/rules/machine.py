@@ -847,8 +847,11 @@ def required_settlement(state: RoundState) -> Settlement:
         "ruleset_id": ruleset.id,
         "rounding": state.rounding.name,
         "options_applied": _options_applied(state),
-        "notes": (*getattr(ruleset, "settlement_notes", ruleset.notes),
-                  *(str(miscall) for miscall in state.miscalls), *_carried_notes(state)),
+        "notes": (
+            *getattr(ruleset, "settlement_notes", ruleset.notes),
+            *(str(miscall) for miscall in state.miscalls),
+            *_carried_notes(state),
+        ),
     }
     seats = counterclockwise(state.seats)
     order = tuple(spec.name for spec in game.wagers)

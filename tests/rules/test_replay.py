@@ -12,10 +12,10 @@ from tables.rules import engine
 from tables.rules.engine import Outcome, RuleViolation
 from tables.rules.events import (
     ROUND_EVENT_TYPES,
-    DiceThrown,
     DealerCollected,
     DealerPaid,
     Decision,
+    DiceThrown,
     Options,
     RoundClosed,
     RoundOpened,

@@ -66,7 +66,7 @@ _SECTIONS = {FIELD: "2(f)(1)", ANY_CRAPS: "2(f)(2)", ANY_SEVEN: "2(f)(3)", ANY_D
 
 
 def pays(faces: tuple[int, ...], wager: str) -> Odds | None:
-    """The odds ``wager`` is paid on ``faces`` (§ 585.2, § 585.4), or ``None`` if it does not win."""
+    """The odds ``wager`` is paid on ``faces`` (§ 585.2, § 585.4); ``None``: it loses."""
     low, high = sorted(faces)
     total = low + high
     if wager in DOUBLES:
@@ -172,8 +172,9 @@ GAME = declare(
         id="props_and_hops",
         name="Props & Hops",
         rulesets=(PA_585_2014,),
-        layout=Layout(seat_spots=(), max_seats=6, seats_section="1(a)", dice=2,
-                      dice_section="3(a)"),  # fmt: skip
+        layout=Layout(
+            seat_spots=(), max_seats=6, seats_section="1(a)", dice=2, dice_section="3(a)"
+        ),  # fmt: skip
         wagers=WAGERS,
         steps=(
             Wagering(),
