@@ -8,7 +8,7 @@ binomial weight C(10 - N, k) 5^(10-N-k) / 6^(10-N) (§ 593.4(g)-(h)).
 >>> sum(first_roll().values())
 Fraction(1, 1)
 >>> round(float(count_probabilities()[3]), 4)
-0.5289
+0.5293
 """
 
 from __future__ import annotations
