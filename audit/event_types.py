@@ -10,7 +10,8 @@ CORRECTION = register_event_type(
         "event stays as it was recorded; readers apply the correction.",
         schema=object_schema(
             {
-                "corrects_version": {"type": "integer", "minimum": 1},
+                # The version column is a 32-bit integer.
+                "corrects_version": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
                 "reason": TEXT,
                 "replacement": {
                     "type": ["object", "null"],

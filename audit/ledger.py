@@ -38,6 +38,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+import fastjsonschema
 import psycopg
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -360,9 +361,45 @@ def _admit(
         if expected_version == 0 and policy is not None:
             policy(stream_id, so_far, events, actor)
         _refuse_version(stream_id, expected_version, head_version)
+    _check_corrections(stream_id, events, head_version)
     if policy is not None:
         policy(stream_id, so_far, events, actor)
     return so_far
+
+
+def _check_corrections(stream_id: str, events: Sequence[NewEvent], head_version: int) -> None:
+    """A correction names an event the stream holds (never another
+    correction), and its replacement is a valid payload of that event's type."""
+    for index, event in enumerate(events):
+        if event.event_type != "ledger.correction":
+            continue
+        where = f"events[{index}].payload"
+        named = event.payload["corrects_version"]
+        if named > head_version + index:
+            raise errors.RuleViolation(
+                f"{where}.corrects_version: stream {stream_id} holds no version {named} "
+                f"(it is at version {head_version + index})",
+                field=f"{where}.corrects_version",
+            )
+        if named > head_version:  # an earlier event of the same batch
+            corrected_type = events[named - head_version - 1].event_type
+        else:
+            corrected_type = read_stream(stream_id, after_version=named - 1, limit=1)[0].event_type
+        if corrected_type == "ledger.correction":
+            raise errors.RuleViolation(
+                f"{where}.corrects_version: version {named} is itself a correction; "
+                "correct the original event",
+                field=f"{where}.corrects_version",
+            )
+        replacement = event.payload.get("replacement")
+        if replacement is not None:
+            try:
+                REGISTRY.event_types[corrected_type].validate(replacement)
+            except fastjsonschema.JsonSchemaValueException as error:
+                raise errors.SchemaViolation(
+                    f"{where}.replacement: not a valid {corrected_type} payload ({error})",
+                    field=f"{where}.replacement",
+                ) from None
 
 
 def _read_upto(stream_id: str, version: int) -> list[RecordedEvent]:

@@ -59,16 +59,35 @@ class EventType:
 
 
 @dataclass(frozen=True)
+class Corrections:
+    """What a ``ledger.correction`` means on a stream kind and who may append
+    one. A kind without it refuses corrections: a correction nobody reads is
+    no correction, and on a job's stream (the close, the compliance findings)
+    an event of someone else's would block the job."""
+
+    #: What the correction does to the kind's readers (published with the kind).
+    meaning: str
+    #: The roles that may correct (the system role always may).
+    roles: frozenset[str]
+
+
+#: The largest replacement payload a correction may carry (canonical JSON bytes).
+MAX_REPLACEMENT_BYTES = 16 * 1024
+
+
+@dataclass(frozen=True)
 class StreamKind:
     name: str
     description: str
     #: Event type names (or ``family.*``) the stream accepts.
     accepts: frozenset[str]
     policy: StreamPolicy | None = None
+    corrections: Corrections | None = None
 
     def accepts_type(self, event_type: str) -> bool:
-        # Every stream may carry corrections of its own events.
-        if event_type == "ledger.correction" or event_type in self.accepts:
+        if event_type == "ledger.correction":
+            return self.corrections is not None
+        if event_type in self.accepts:
             return True
         return any(
             pattern.endswith("*") and event_type.startswith(pattern[:-1])
@@ -128,6 +147,16 @@ def object_schema(
     return schema
 
 
-CENTS = {"type": "integer", "minimum": 0, "description": "integer cents"}
-POSITIVE_CENTS = {"type": "integer", "minimum": 1, "description": "integer cents"}
+#: The largest amount of money one event may carry: $10 billion. The read
+#: models' money columns are BigIntegerField (signed 64-bit); a bound this far
+#: below 2^63 keeps a sum of up to nine million such amounts (a day's buy-ins,
+#: a round's wagers) within the column too.
+MAX_CENTS = 10**12
+CENTS = {"type": "integer", "minimum": 0, "maximum": MAX_CENTS, "description": "integer cents"}
+POSITIVE_CENTS = {
+    "type": "integer",
+    "minimum": 1,
+    "maximum": MAX_CENTS,
+    "description": "integer cents",
+}
 TEXT = {"type": "string", "minLength": 1, "maxLength": 500}

@@ -16,7 +16,7 @@ from audit import errors
 from audit.hashing import canonical_json
 from audit.models import AppendPermission
 from audit.records import Actor, NewEvent
-from audit.registry import REGISTRY, STREAM_ID
+from audit.registry import MAX_REPLACEMENT_BYTES, REGISTRY, STREAM_ID, StreamKind
 
 MAX_BATCH = 500
 CLIENT_METADATA_KEYS = frozenset({"correlation_id", "causation_id"})
@@ -62,13 +62,22 @@ def may_append(actor: Actor, event_type: str) -> bool:
 
 FLOAT_REFUSED = "numbers must be integers (money is integer cents, odds are fractions)"
 NUL_REFUSED = "text may not contain the NUL character (U+0000)"
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+RANGE_REFUSED = (
+    f"integers must lie within the signed 64-bit range [{INT64_MIN}, {INT64_MAX}]: "
+    "beyond it a reader cannot hold the value exactly"
+)
 
 
 def _unstorable(value: Any, path: str) -> tuple[str, str] | None:
     """The first value the ledger will not store, with the reason: a float
-    (money is exact) or a NUL character (PostgreSQL's jsonb cannot hold it)."""
+    (money is exact), an integer beyond 64 bits (what every reader, orjson,
+    the read models' BigIntegerField columns and the export's readers hold
+    exactly) or a NUL character (PostgreSQL's jsonb cannot hold it)."""
     if isinstance(value, float):
         return path, FLOAT_REFUSED
+    if isinstance(value, int) and not isinstance(value, bool):
+        return None if INT64_MIN <= value <= INT64_MAX else (path, RANGE_REFUSED)
     if isinstance(value, str):
         return (path, NUL_REFUSED) if "\x00" in value else None
     if isinstance(value, dict):
@@ -156,6 +165,29 @@ def validate(stream_id: str, events: Sequence[NewEvent], actor: Actor) -> None:
                 f"role(s) {sorted(actor.roles) or ['none']} may not append {event.event_type}",
                 field=f"events[{index}].type",
             )
+        if event.event_type == "ledger.correction":
+            _check_correction(kind, event, actor, f"events[{index}]")
+
+
+def _check_correction(kind: StreamKind, event: NewEvent, actor: Actor, where: str) -> None:
+    """Who may correct this kind of stream, and how much a correction may say.
+    The version it names is checked against the stream (``audit.ledger``)."""
+    from audit import providers
+
+    corrections = kind.corrections
+    assert corrections is not None  # accepts_type refused the kind otherwise
+    if not actor.roles & (corrections.roles | {providers.roles().system}):
+        raise errors.Forbidden(
+            f"a correction of a {kind.name} stream is appended by "
+            f"{' or '.join(sorted(corrections.roles))}, not by {sorted(actor.roles) or ['none']}",
+            field=f"{where}.type",
+        )
+    replacement = event.payload.get("replacement")
+    if replacement is not None and len(canonical_json(replacement)) > MAX_REPLACEMENT_BYTES:
+        raise errors.SchemaViolation(
+            f"{where}.payload.replacement: at most {MAX_REPLACEMENT_BYTES} bytes of JSON",
+            field=f"{where}.payload.replacement",
+        )
 
 
 def request_hash(stream_id: str, expected_version: int | None, events: Sequence[NewEvent]) -> str:

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from tables import actions, finance, floor
+from tables import actions, api, finance, floor
 
 admin.site.site_header = "Pitboss"
 admin.site.site_title = "Pitboss"
@@ -20,6 +20,7 @@ urlpatterns = [
     path("admin/finance/<str:day>/<slug:table_id>/", finance.finance_table_day,
          name="finance-table-day"),
     path("admin/", admin.site.urls),
+    path("api/<str:version>/games", api.GamesView.as_view(), name="games"),
     path("api/", include("audit.api.urls")),
 ]
 

@@ -117,13 +117,19 @@ def close_stream_id(day: datetime.date) -> str:
 
 
 def close_policy(stream_id: str, recorded: Any, new: Any, actor: Any) -> None:
-    """The stages in order, each once; a forced close is a shift supervisor's."""
+    """The close job's own stream (no correction, no one else's event: either
+    would block the close); the stages in order, each once; a forced close
+    is a shift supervisor's."""
+    from audit.providers import roles
     from tables.table_day import check_person
 
+    if roles().system not in actor.roles or actor.source != "close":
+        raise errors.Forbidden(
+            f"{stream_id} is written by the close job only, not by {actor.username or 'anyone'}",
+            field="stream_id",
+        )
     done = [e.event_type for e in recorded]
     for index, event in enumerate(new):
-        if event.event_type == "ledger.correction":
-            continue
         expected = STAGES[len(done)] if len(done) < len(STAGES) else None
         if event.event_type != expected:
             raise errors.RuleViolation(
@@ -630,8 +636,11 @@ def _apply_closes(batch: list[RecordedEvent]) -> None:
                 TableDayFigures.objects.filter(gaming_day=day).delete()
                 Variance.objects.filter(gaming_day=day).delete()
                 TableDayFigures.objects.bulk_create(
-                    TableDayFigures(gaming_day=day, computed_at_position=reconciled.position,
-                                    **result["figures"])  # fmt: skip
+                    TableDayFigures(
+                        gaming_day=day,
+                        computed_at_position=reconciled.position,
+                        **result["figures"],
+                    )  # fmt: skip
                     for result in reconciled.payload["tables"]
                 )
                 Variance.objects.bulk_create(
@@ -673,4 +682,3 @@ def stage_of(day: datetime.date) -> str | None:
     """The last stage the close of ``day`` completed (None if never started)."""
     events = read_stream(close_stream_id(day))
     return STAGE_NAMES[events[-1].event_type] if events else None
-

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
 from simple_history.admin import SimpleHistoryAdmin
 
 from audit.admin import ReadOnlyAdmin
-from tables.cards_svg import card_svg
+from tables.cards_svg import layout_html
 from tables.models import ComplianceFinding, Deck, Finding, Round, Slip, Table, TableDay
 from tables.rounds import SERVICE as ROUND_STATES
 
@@ -77,54 +76,12 @@ class RoundAdmin(ReadOnlyAdmin):
 
     @admin.display(description="the table")
     def table_view(self, obj: Round) -> str:
-        """The cross laid out as on the table, then each seat's two cards."""
-        from tables.rules.events import CardDealt, Recipient
-
+        """The game's own layout (its declaration): the community spots (the
+        cross for the games of the cross), the dealer's spots, each seat's."""
         entry = self._round(obj)
         if entry.state is None:
             return "not replayable"
-        community, holes = {}, {}
-        for event in entry.events:
-            if isinstance(event, CardDealt):
-                if event.recipient is Recipient.COMMUNITY:
-                    community[event.spot] = str(event.card)
-                elif event.recipient is Recipient.PLAYER:
-                    holes.setdefault(event.seat, []).append(str(event.card))
-                else:
-                    holes.setdefault("dealer", []).append(str(event.card))
-        cell = '<td style="padding:2px">{}</td>'
-        blank = mark_safe("<td></td>")  # noqa: S308 (a constant)
-
-        def at(position: str) -> str:
-            return format_html(cell, card_svg(community.get(position)))
-
-        cross = format_html(
-            '<table class="cross" style="border:none">'
-            "<tr>{}{}{}</tr><tr>{}{}{}</tr><tr>{}{}{}</tr></table>",
-            blank,
-            at("TOP"),
-            blank,
-            at("ROW_1"),
-            at("CENTER"),
-            at("ROW_3"),
-            blank,
-            at("BOTTOM"),
-            blank,
-        )
-        seats = format_html_join(
-            "",
-            '<div style="display:inline-block;margin:6px 12px 0 0;text-align:center">'
-            "{}{}<br>{}</div>",
-            (
-                (
-                    card_svg(cards[0] if cards else None),
-                    card_svg(cards[1] if len(cards) > 1 else None),
-                    f"seat {seat}" if seat != "dealer" else "dealer",
-                )
-                for seat, cards in sorted(holes.items(), key=lambda item: str(item[0]))
-            ),
-        )
-        return format_html("{}<div>{}</div>", cross, seats)
+        return layout_html(obj.game, entry.events)
 
     @admin.display(description="required settlement vs recorded")
     def settlement_view(self, obj: Round) -> str:

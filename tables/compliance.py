@@ -154,9 +154,13 @@ def compliance_policy(
     events = [e.event_type for e in recorded]
     for index, event in enumerate(new):
         kind = event.event_type
-        if kind == "ledger.correction":
-            continue
         if kind in FINDING_TYPES:
+            if actor is None or Role.SYSTEM.value not in actor.roles:
+                raise errors.Forbidden(
+                    f"a finding is raised by the compliance job only, not by "
+                    f"{getattr(actor, 'username', '') or 'anyone'}",
+                    field=f"events[{index}].type",
+                )
             if events:
                 raise errors.RuleViolation(
                     "a finding stream holds one finding", field=f"events[{index}].type"

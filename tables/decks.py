@@ -46,6 +46,7 @@ from audit.registry import (
     register_stream_kind,
 )
 from casino.roles import Role
+from tables.corrections import TABLE_CORRECTIONS
 from tables.models import Deck, DeckStatus, Shuffler, Table
 
 DECK_STREAM_KIND = "deck"
@@ -349,6 +350,7 @@ register_stream_kind(
         "in use, stub counts, removed.",
         accepts=frozenset(DECK_EVENT_TYPES),
         policy=deck_policy,
+        corrections=TABLE_CORRECTIONS,
     )
 )
 

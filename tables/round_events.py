@@ -19,10 +19,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from audit import errors
-from audit.registry import EventType, StreamKind, register_event_type, register_stream_kind
+from audit.registry import (
+    MAX_CENTS,
+    EventType,
+    StreamKind,
+    register_event_type,
+    register_stream_kind,
+)
+from casino.roles import Role
+from tables.corrections import TABLE_CORRECTIONS
 from tables.rules.cards import Card
 from tables.rules.engine import RuleViolation
-from tables.rules.events import ROUND_EVENT_TYPES, Event, Options
+from tables.rules.events import ROUND_EVENT_TYPES, Event, Options, RoundOpened
 from tables.rules.events_v1 import UPCASTERS
 
 ROUND_STREAM_KIND = "round"
@@ -56,13 +64,30 @@ def _schema_for(annotation: Any) -> dict[str, Any]:
     return {"type": "string"}
 
 
+def _money(schema: dict[str, Any]) -> dict[str, Any]:
+    """A ``*_cents`` field: integer cents up to ``MAX_CENTS`` (the read models'
+    money columns are 64-bit; the engine checks the lower bound and says why)."""
+    if schema.get("type") == "integer":
+        return {**schema, "maximum": MAX_CENTS, "description": "integer cents"}
+    if "anyOf" in schema:
+        return {"anyOf": [_money(option) for option in schema["anyOf"]]}
+    return schema
+
+
+def _field_schema(name: str, annotation: Any) -> dict[str, Any]:
+    schema = _schema_for(annotation)
+    return _money(schema) if name.endswith("_cents") else schema
+
+
 def schema_of(cls: type[Event]) -> dict[str, Any]:
     hints = typing.get_type_hints(cls)
     fields = dataclasses.fields(cls)
     return {
         "type": "object",
         "description": (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else "",
-        "properties": {field.name: _schema_for(hints[field.name]) for field in fields},
+        "properties": {
+            field.name: _field_schema(field.name, hints[field.name]) for field in fields
+        },  # fmt: skip
         "required": [f.name for f in fields if f.default is dataclasses.MISSING],
         "additionalProperties": False,
     }
@@ -96,6 +121,8 @@ def round_policy(stream_id: str, recorded: Any, new: Sequence[Any], actor: Any) 
     costs one engine step per new event, not a replay of the round."""
     from tables.rounds import SERVICE, NotARound
 
+    if len(recorded) == 0 and new and new[0].event_type == RoundOpened.TYPE:
+        _check_round_opens(stream_id, new[0].payload, actor)
     try:
         SERVICE.check(recorded, new)
     except NotARound:
@@ -109,6 +136,38 @@ def round_policy(stream_id: str, recorded: Any, new: Sequence[Any], actor: Any) 
             field=f"events[{index}].payload" + (f".{violation.field}" if violation.field else ""),
             section=violation.section,
         ) from None
+
+
+def _check_round_opens(stream_id: str, payload: dict[str, Any], actor: Any) -> None:
+    """A round is the round its stream names, of a day not sealed; a dealer's
+    or a device's round is at a configured table whose gaming day is open
+    (opened, its opener countersigned, not closed). The system's jobs (the
+    simulator, an import of history) record rounds as given."""
+    from audit.models import DaySeal
+    from tables.models import Table
+    from tables.table_day import table_day_state, table_stream_id
+
+    def refuse(message: str, field: str) -> None:
+        raise errors.RuleViolation(message, field=field)
+
+    key = stream_id.partition(":")[2]
+    if payload["round_id"] != key:
+        refuse(f"events[0].payload.round_id: {payload['round_id']!r} differs from the stream's "
+               f"round {key!r}; a round is recorded on round:<round_id>",
+               "events[0].payload.round_id")  # fmt: skip
+    table_id, day = payload["table_id"], payload["gaming_day"]
+    if DaySeal.objects.filter(gaming_day=day).exists():
+        refuse(f"events[0].payload.gaming_day: gaming day {day} is closed and sealed",
+               "events[0].payload.gaming_day")  # fmt: skip
+    if actor is not None and Role.SYSTEM.value in actor.roles:
+        return
+    if not Table.objects.filter(table_id=table_id).exists():
+        refuse(f"events[0].payload.table_id: no table {table_id!r} is configured",
+               "events[0].payload.table_id")  # fmt: skip
+    state = table_day_state(table_stream_id(table_id, day))
+    if not state.open:
+        refuse(f"events[0].payload.table_id: table {table_id} is not open on gaming day {day} "
+               f"({state.why_not_open()})", "events[0].payload.table_id")  # fmt: skip
 
 
 for _cls in ROUND_EVENT_TYPES.values():
@@ -133,5 +192,6 @@ register_stream_kind(
         "and what the dealer paid or collected.",
         accepts=frozenset({"round.*"}),
         policy=round_policy,
+        corrections=TABLE_CORRECTIONS,
     )
 )

@@ -20,15 +20,10 @@ from audit.ledger import (
 )
 from audit.projections import run_all
 from audit.validation import MAX_BATCH
-from tables.rules.events import DealerCollected, DealerPaid, WagerPlaced
+from tables.rules.events import DealerCollected, DealerPaid, Decision, WagerPlaced
 from tables.rules.rulesets import get_ruleset
-from tables.rules.simulate import (
-    DealerError,
-    InjectedError,
-    Irregularity,
-    simulate_criss_cross,
-    simulate_double_cross,
-)
+from tables.rules.simulate import InjectedError
+from tables.rules.simulate_declared import errors_for, irregularities_of, simulator_for
 from tables.table_day import slip_stream_id
 
 
@@ -112,7 +107,8 @@ def _tally_chips(summary: DaySummary, events: Sequence) -> None:
             )
         elif isinstance(event, DealerPaid):
             summary.paid_cents[table_id] = summary.paid_cents.get(table_id, 0) + event.amount_cents
-        elif isinstance(event, WagerPlaced):
+        elif isinstance(event, WagerPlaced | Decision) and event.amount_cents:
+            # A decision that puts chips down (a Play Wager) is handle too.
             summary.handle_cents[table_id] = (
                 summary.handle_cents.get(table_id, 0) + event.amount_cents
             )
@@ -133,12 +129,11 @@ def _rounds(
             seats = tuple(sorted(rng.sample(plan.seats, rng.randint(1, len(plan.seats)))))
             errors = []
             if rng.randrange(100) < dealer_error_percent:
-                errors.append(rng.choice(list(DealerError)))
+                errors.append(rng.choice(errors_for(ruleset.game)))
             irregularity = None
             if rng.randrange(100) < irregularity_percent:
-                irregularity = rng.choice(list(Irregularity))
-            simulate = (simulate_double_cross if ruleset.game == "double_cross_poker"
-                        else simulate_criss_cross)  # fmt: skip
+                irregularity = rng.choice(irregularities_of(ruleset.game))
+            simulate = simulator_for(ruleset.game)
             simulated = simulate(rng, ruleset, seats=seats, gaming_day=gaming_day,
                                  dealer_errors=errors, irregularity=irregularity)  # fmt: skip
             round_id = f"{plan.table_id}-{gaming_day:%Y%m%d}-{number:05d}"

@@ -52,6 +52,7 @@ from audit.registry import (
     register_stream_kind,
 )
 from casino.roles import Role
+from tables.corrections import TABLE_CORRECTIONS
 from tables.models import (
     Slip,
     SlipKind,
@@ -72,15 +73,18 @@ BUY_IN = "table.buy_in"
 DROP_BOX_REMOVED = "table.drop_box_removed"
 DROP_BOX_REPLACED = "table.drop_box_replaced"
 CLOSED = "table.closed"
+TABLE_COUNTERSIGNED = "table.countersigned"
 TABLE_EVENT_TYPES = (OPENED, DEALER_ASSIGNED, DEALER_RELIEVED, BUY_IN, DROP_BOX_REMOVED,
-                     DROP_BOX_REPLACED, CLOSED)  # fmt: skip
+                     DROP_BOX_REPLACED, CLOSED, TABLE_COUNTERSIGNED)  # fmt: skip
 
 FILL_REQUESTED = "slip.fill_requested"
 CREDIT_REQUESTED = "slip.credit_requested"
 APPROVED = "slip.approved"
 VOIDED = "slip.voided"
+SLIP_COUNTERSIGNED = "slip.countersigned"
 REQUESTED = {FILL_REQUESTED: SlipKind.FILL, CREDIT_REQUESTED: SlipKind.CREDIT}
-SLIP_EVENT_TYPES = (FILL_REQUESTED, CREDIT_REQUESTED, APPROVED, VOIDED)
+SLIP_EVENT_TYPES = (FILL_REQUESTED, CREDIT_REQUESTED, APPROVED, VOIDED, SLIP_COUNTERSIGNED)
+CORRECTION = "ledger.correction"
 
 #: Who may sign what. "A floorperson or above" signs for the pit.
 PIT = frozenset({Role.FLOORPERSON.value, Role.SHIFT_SUPERVISOR.value})
@@ -155,6 +159,13 @@ def _check_buy_in(payload: dict[str, Any]) -> None:
         )
 
 
+_COUNTERSIGN = {"countersigns_version": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
+                "signer": USERNAME}  # fmt: skip
+_COUNTERSIGN_TEXT = (
+    "The second signer's own confirmation of a two-person event appended by the "
+    "first: until it is recorded the event is pending and takes no effect."
+)
+
 _TABLE_TYPES = [
     (OPENED, "The table opened for the gaming day: the opener inventory, signed by a dealer "
      "and a floorperson.",
@@ -173,6 +184,7 @@ _TABLE_TYPES = [
      "and a floorperson.",
      {"closer": _inventory("closer", may_be_empty=True), "dealer": USERNAME,
       "floorperson": USERNAME}, None, check_keys("closer")),
+    (TABLE_COUNTERSIGNED, _COUNTERSIGN_TEXT, _COUNTERSIGN, None, None),
 ]  # fmt: skip
 
 _REQUEST = {"table_id": TABLE_ID, "gaming_day": GAMING_DAY, "amounts": _inventory("amounts"),
@@ -186,6 +198,7 @@ _SLIP_TYPES = [
      None),
     (VOIDED, "The slip was voided by one person in front of a witness.",
      {"reason": TEXT, "voided_by": USERNAME, "witnessed_by": USERNAME}, None, None),
+    (SLIP_COUNTERSIGNED, _COUNTERSIGN_TEXT, _COUNTERSIGN, None, None),
 ]  # fmt: skip
 
 for _name, _description, _properties, _required, _check in [*_TABLE_TYPES, *_SLIP_TYPES]:
@@ -264,6 +277,54 @@ def check_signed_by_actor(actor: Any, signers: Iterable[str], field: str) -> Non
         )
 
 
+def pending_signer(signers: Sequence[str], appended_by: str) -> str | None:
+    """Who must still countersign a two-person event: the other signer when
+    one of the signers appended it themselves (their word alone does not
+    bind the second person); nobody when a job or device recorded it on the
+    signers' behalf (the policies allow that only to the system)."""
+    if appended_by not in signers:
+        return None
+    others = [signer for signer in signers if signer != appended_by]
+    return others[0] if others else None
+
+
+def appender(event: Any) -> str:
+    """The username that appended a stored event (``RecordedEvent``)."""
+    return str(event.metadata.get("actor", ""))
+
+
+def check_two_person(actor: Any, signers: Sequence[str], field: str) -> None:
+    """A two-person event is appended by one of its signers (the other then
+    countersigns) or by the system; a device may not sign for people."""
+    if actor is not None and Role.SYSTEM.value in actor.roles:
+        return
+    if actor is not None and Role.TABLE_DEVICE.value in actor.roles:
+        refuse(f"{field}: a two-person event is signed by people, not appended by a device",
+               field)  # fmt: skip
+    check_signed_by_actor(actor, signers, field)
+
+
+def check_countersign(
+    pending: tuple[int, str] | None, payload: Mapping[str, Any], actor: Any, where: str
+) -> None:
+    """The countersignature is the pending signer's own, naming the pending event."""
+    field = f"{where}.payload"
+    if pending is None:
+        refuse("nothing in this stream awaits a countersignature", f"{where}.type")
+    version, signer = pending
+    if payload["countersigns_version"] != version:
+        refuse(f"{field}.countersigns_version: version {version} awaits a countersignature, not "
+               f"{payload['countersigns_version']}", f"{field}.countersigns_version")  # fmt: skip
+    if payload["signer"] != signer:
+        refuse(f"{field}.signer: version {version} awaits {signer}'s countersignature",
+               f"{field}.signer")  # fmt: skip
+    person = actor is not None and not actor.roles & NON_PERSON_ROLES
+    if not person or actor.username != signer:
+        who = getattr(actor, "username", "") or "anyone"
+        refuse(f"{field}.signer: {signer} countersigns in person, authenticated as themselves "
+               f"(not {who})", f"{field}.signer")  # fmt: skip
+
+
 # --- the table stream ----------------------------------------------------------------
 
 
@@ -274,8 +335,30 @@ class _TableState:
     dealer: str = ""
     #: The box id in place, "" when none, None before any drop box event.
     drop_box: str | None = None
+    version: int = 0
+    #: The opener or closer awaiting its second signature: (version, who signs).
+    pending: tuple[int, str] | None = None
 
-    def apply(self, event_type: str, payload: Mapping[str, Any]) -> None:
+    @property
+    def open(self) -> bool:
+        """Open for play: opened, not closed, nothing awaiting a countersignature."""
+        return self.opened and not self.closed and self.pending is None
+
+    def why_not_open(self) -> str:
+        if not self.opened:
+            return "it was not opened"
+        if self.pending is not None:
+            return f"version {self.pending[0]} awaits {self.pending[1]}'s countersignature"
+        return "it was closed"
+
+    def apply(self, event_type: str, payload: Mapping[str, Any], appended_by: str = "") -> None:
+        self.version += 1
+        if event_type == TABLE_COUNTERSIGNED:
+            self.pending = None
+            return
+        if event_type in (OPENED, CLOSED):
+            signer = pending_signer([payload["dealer"], payload["floorperson"]], appended_by)
+            self.pending = (self.version, signer) if signer else None
         if event_type == OPENED:
             self.opened, self.dealer = True, payload["dealer"]
         elif event_type == DEALER_ASSIGNED:
@@ -288,6 +371,14 @@ class _TableState:
             self.drop_box = payload["box_id"]
         elif event_type == CLOSED:
             self.closed = True
+
+
+def table_day_state(stream_id: str) -> _TableState:
+    """A table's day as its stream stands, from the ledger."""
+    state = _TableState()
+    for event in read_stream(stream_id):
+        state.apply(event.event_type, event.payload, appender(event))
+    return state
 
 
 def table_stream_id(table_id: str, gaming_day: datetime.date | str) -> str:
@@ -338,11 +429,19 @@ def table_policy(stream_id: str, recorded: Sequence[Any], new: Sequence[Any], ac
         refuse(f"no table {table_id} is configured", "stream_id")
     state = _TableState()
     for event in recorded:
-        state.apply(event.event_type, event.payload)
+        state.apply(event.event_type, event.payload, appender(event))
     for index, event in enumerate(new):
+        if event.event_type == CORRECTION:
+            continue  # checked by the ledger (the kind's Corrections)
         where = f"events[{index}]"
-        _check_table_event(table, day, state, event.event_type, event.payload, actor, where)
-        state.apply(event.event_type, event.payload)
+        if event.event_type == TABLE_COUNTERSIGNED:
+            check_countersign(state.pending, event.payload, actor, where)
+        elif state.pending is not None:
+            refuse(f"version {state.pending[0]} awaits {state.pending[1]}'s countersignature "
+                   "(table.countersigned) before anything else", f"{where}.type")  # fmt: skip
+        else:
+            _check_table_event(table, day, state, event.event_type, event.payload, actor, where)
+        state.apply(event.event_type, event.payload, getattr(actor, "username", ""))
 
 
 def _check_table_event(
@@ -386,9 +485,7 @@ def _check_table_event(
                 f"{field}.floorperson: the {inventory} is signed by two different people",
                 f"{field}.floorperson",
             )
-        check_signed_by_actor(
-            actor, [payload["dealer"], payload["floorperson"]], f"{field}.floorperson"
-        )
+        check_two_person(actor, [payload["dealer"], payload["floorperson"]], f"{field}.floorperson")
         if event_type == CLOSED:
             open_rounds = rounds_in_progress(table.table_id, day)
             if open_rounds:
@@ -463,18 +560,43 @@ def _parse_slip_key(stream_id: str) -> tuple[int, int]:
 
 
 def table_is_open(table_id: str, gaming_day: datetime.date | str) -> bool:
-    events = read_stream(table_stream_id(table_id, gaming_day))
-    return bool(events) and events[0].event_type == OPENED and events[-1].event_type != CLOSED
+    return table_day_state(table_stream_id(table_id, gaming_day)).open
 
 
 def slip_policy(stream_id: str, recorded: Sequence[Any], new: Sequence[Any], actor: Any) -> None:
     """Refuse what cannot happen to a slip given its history."""
     year, number = _parse_slip_key(stream_id)
-    history = [(e.event_type, e.payload) for e in recorded]
+    history = [(e.event_type, e.payload) for e in recorded if e.event_type != CORRECTION]
+    pending = void_pending(list(recorded))
+    version = len(recorded)
     for index, event in enumerate(new):
-        _check_slip_event(year, number, history, event.event_type, event.payload, actor,
-                          f"events[{index}]")  # fmt: skip
+        version += 1
+        if event.event_type == CORRECTION:
+            continue  # checked by the ledger (the kind's Corrections)
+        if event.event_type == SLIP_COUNTERSIGNED:
+            check_countersign(pending, event.payload, actor, f"events[{index}]")
+            pending = None
+        else:
+            _check_slip_event(year, number, history, event.event_type, event.payload, actor,
+                              f"events[{index}]")  # fmt: skip
+        if event.event_type == VOIDED:
+            signer = pending_signer([event.payload["voided_by"], event.payload["witnessed_by"]],
+                                    getattr(actor, "username", ""))  # fmt: skip
+            pending = (version, signer) if signer else None
         history.append((event.event_type, event.payload))
+
+
+def void_pending(events: Sequence[Any]) -> tuple[int, str] | None:
+    """A stored slip's void awaiting its second signature: (version, who signs)."""
+    pending = None
+    for event in events:
+        if event.event_type == VOIDED:
+            signer = pending_signer([event.payload["voided_by"], event.payload["witnessed_by"]],
+                                    appender(event))  # fmt: skip
+            pending = (event.version, signer) if signer else None
+        elif event.event_type == SLIP_COUNTERSIGNED:
+            pending = None
+    return pending
 
 
 def _check_slip_event(
@@ -520,7 +642,8 @@ def _check_slip_event(
     types = [event for event, _ in history]
     requested_by = history[0][1]["requested_by"]
     if VOIDED in types:
-        refuse(f"slip {label} was voided; nothing follows a void", f"{where}.type")  # fmt: skip
+        refuse(f"slip {label} was voided; nothing follows a void but its countersignature",
+               f"{where}.type")  # fmt: skip
     if event_type == APPROVED:
         if APPROVED in types:
             refuse(f"slip {label} is already approved", f"{where}.type")
@@ -541,7 +664,7 @@ def _check_slip_event(
                 f"{payload['voided_by']} who voids",
                 f"{field}.witnessed_by",
             )
-        check_signed_by_actor(
+        check_two_person(
             actor, [payload["voided_by"], payload["witnessed_by"]], f"{field}.voided_by"
         )
 
@@ -552,6 +675,7 @@ register_stream_kind(
         description="One table's gaming day: opener, dealers, buy-ins, drop box and closer.",
         accepts=frozenset({"table.*"}),
         policy=table_policy,
+        corrections=TABLE_CORRECTIONS,
     )
 )
 register_stream_kind(
@@ -561,6 +685,7 @@ register_stream_kind(
         "and void.",
         accepts=frozenset({"slip.*"}),
         policy=slip_policy,
+        corrections=TABLE_CORRECTIONS,
     )
 )
 
@@ -572,7 +697,8 @@ def _slip_amount(events: Sequence[RecordedEvent]) -> tuple[str, int, bool]:
     """A slip's kind, amount in cents, and whether it counts (approved, not voided)."""
     types = {e.event_type for e in events}
     kind = REQUESTED[events[0].event_type].value
-    counts = APPROVED in types and VOIDED not in types
+    voided = VOIDED in types and void_pending(events) is None
+    counts = APPROVED in types and not voided
     return kind, total_cents(events[0].payload["amounts"]), counts
 
 
@@ -614,7 +740,7 @@ def table_day_row(
                    gaming_day=datetime.date.fromisoformat(day), status=TableDayStatus.OPEN,
                    opened_at=events[0].occurred_at)  # fmt: skip
     for event in events:
-        state.apply(event.event_type, event.payload)
+        state.apply(event.event_type, event.payload, appender(event))
         if event.event_type == OPENED:
             row.opener_inventory = event.payload["opener"]
             row.opener_cents = total_cents(event.payload["opener"])
@@ -624,6 +750,8 @@ def table_day_row(
             row.status, row.closed_at = TableDayStatus.CLOSED, event.occurred_at
             row.closer_inventory = event.payload["closer"]
             row.closer_cents = total_cents(event.payload["closer"])
+    if state.closed and state.pending is not None:  # the closer awaits its countersignature
+        row.status, row.closed_at = TableDayStatus.OPEN, None
     row.dealer = state.dealer
     row.drop_box = state.drop_box or ""
     last = events[-1].position
@@ -670,7 +798,7 @@ def slip_row(stream_id: str, events: Sequence[RecordedEvent]) -> Slip:
     for event in events[1:]:
         if event.event_type == APPROVED:
             row.status, row.approved_by = SlipStatus.APPROVED, event.payload["approved_by"]
-        elif event.event_type == VOIDED:
+        elif event.event_type == VOIDED and void_pending(events) is None:
             row.status, row.void_reason = SlipStatus.VOIDED, event.payload["reason"]
     return row
 

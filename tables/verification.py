@@ -18,6 +18,7 @@ from tables.rules.events import (
     ROUND_EVENT_TYPES,
     DealerCollected,
     DealerPaid,
+    Decision,
     RoundClosed,
     RoundOpened,
     RoundVoided,
@@ -80,7 +81,8 @@ def round_row(entry: RoundState) -> dict[str, Any]:
         status = "closed"
     totals = {"wagered": 0, "paid": 0, "collected": 0, "returned": 0}
     for event in events:
-        if isinstance(event, WagerPlaced):
+        # A decision that puts chips down (a Play Wager) is wagered too.
+        if isinstance(event, WagerPlaced | Decision) and event.amount_cents:
             totals["wagered"] += event.amount_cents
         elif isinstance(event, DealerPaid):
             totals["paid"] += event.amount_cents

@@ -218,7 +218,17 @@ class EventTypesView(APIView):
                     for t in REGISTRY.describe()
                 ],
                 "stream_kinds": [
-                    {"kind": k.name, "description": k.description, "accepts": sorted(k.accepts)}
+                    {
+                        "kind": k.name,
+                        "description": k.description,
+                        "accepts": sorted(k.accepts),
+                        "corrections": None
+                        if k.corrections is None
+                        else {
+                            "meaning": k.corrections.meaning,
+                            "roles": sorted(k.corrections.roles),
+                        },
+                    }
                     for k in sorted(REGISTRY.stream_kinds.values(), key=lambda k: k.name)
                 ],
             }

@@ -122,8 +122,13 @@ class MultipleOf(Amount):
         base = stakes.get(self.wager)
         if base is None:
             return f"needs a {self.wager} first"
-        low, high, whole = (getattr(ruleset, term) if isinstance(term, str) else term
-                            for term in (self.low, self.high, self.whole))  # fmt: skip
+        low, high, whole = self.low, self.high, self.whole
+        if isinstance(low, str):
+            low = getattr(ruleset, low)
+        if isinstance(high, str):
+            high = getattr(ruleset, high)
+        if isinstance(whole, str):
+            whole = getattr(ruleset, whole)
         if not low * base <= amount <= high * base:
             return (
                 f"must be {low} to {high} times the {self.wager} "
@@ -178,13 +183,13 @@ class Choice:
     name: str
     places: str | tuple[str, ...] | None = None
     folds: bool = False
+    #: The wagers the choice places, as a tuple (read on every decision).
+    wagers: tuple[str, ...] = field(init=False, default=())
 
-    @property
-    def wagers(self) -> tuple[str, ...]:
-        """The wagers the choice places."""
-        if self.places is None:
-            return ()
-        return (self.places,) if isinstance(self.places, str) else self.places
+    def __post_init__(self) -> None:
+        places = self.places
+        wagers = () if places is None else (places,) if isinstance(places, str) else places
+        object.__setattr__(self, "wagers", wagers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,13 +394,18 @@ class Game:
     carries: Callable[[RoundState], Mapping[str, Any]] | None = None
 
     def wager(self, name: str) -> WagerSpec | None:
-        """The wager called ``name``, if the game has one."""
-        for spec in self.wagers:
-            if spec.name == name:
-                return spec
-        return None
+        """The wager called ``name``, if the game has one (looked up on every wager event)."""
+        index = _WAGER_INDEX.get(self.id)
+        if index is None or index[0] is not self:
+            index = (self, {spec.name: spec for spec in self.wagers})
+            _WAGER_INDEX[self.id] = index
+        return index[1].get(name)
 
     @property
     def handle_wagers(self) -> tuple[str, ...]:
         """The wagers finance counts as handle."""
         return tuple(spec.name for spec in self.wagers if spec.handle)
+
+
+# Each game's wagers by name, keyed by game id and checked by identity.
+_WAGER_INDEX: dict[str, tuple[Game, dict[str, WagerSpec]]] = {}

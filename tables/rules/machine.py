@@ -185,7 +185,7 @@ class RoundState(NamedTuple):
 
 def complete(state: RoundState) -> bool:
     """Whether every wager can be settled: the round reached its showdown (or closed)."""
-    return isinstance(state.current, Showdown) or state.phase == CLOSED
+    return isinstance(state.at, Showdown) or state.phase == CLOSED
 
 
 # ------------------------------------------------------------------ opening
@@ -265,7 +265,7 @@ def _refuse_wager(state: RoundState, event: WagerPlaced) -> Refusal | None:
     seat = state.seats.get(event.seat)
     if seat is None:
         return Refusal(state.cite("seated"), "only seated players may wager", "seat")
-    step = state.current
+    step = state.at
     if isinstance(step, Decide):
         choice = _choice_placing(step, event.wager)
         if choice is None and "decision_wager" in state.game.sections:
@@ -307,7 +307,7 @@ def _refuse_choice(
     state: RoundState, event: Event, choice_name: str, amount: int | None
 ) -> Refusal | None:
     """A decision, whichever event records it: ``round.decision``, a Play Wager, a fold."""
-    step = state.current
+    step = state.at
     what = {WagerPlaced: "wager", Decision: "choice"}.get(type(event), "seat")
     if not isinstance(step, Decide):
         return Refusal(state.cite("decisions"), "no decision is asked for now", what)
@@ -338,7 +338,7 @@ def _refuse_choice(
 
 
 def _refuse_no_more_bets(state: RoundState, event: NoMoreBets) -> Refusal | None:
-    if not isinstance(state.current, Wagering):
+    if not isinstance(state.at, Wagering):
         return Refusal(state.section(_dealing(state).no_more_bets), "already announced", None)
     return None
 
@@ -361,46 +361,56 @@ def _cards(state: RoundState, recipient: Recipient, seat: int | None) -> tuple[C
 
 
 def _group_done(state: RoundState, group: str) -> bool:
+    # ``card is None`` rather than ``None in cards``: ``in`` would call Card.__eq__.
     if group == "seats":
-        return all(None not in seat.cards for seat in state.seats.values() if seat.participating)
-    return None not in (state.dealer if group == "dealer" else state.community)
+        return all(card is not None for seat in state.seats.values() if seat.participating
+                   for card in seat.cards)  # fmt: skip
+    cards = state.dealer if group == "dealer" else state.community
+    return all(card is not None for card in cards)
 
 
 def _refuse_deal(state: RoundState, event: CardDealt) -> Refusal | None:
-    sections = _dealing(state)
-    deal = state.section(sections.deal)
-    if isinstance(state.current, Wagering):
-        return Refusal(state.section(sections.no_more_bets), 'deal only after "no more bets"', None)
-    step = state.current
-    if not isinstance(step, Deal):
-        return Refusal(deal, "dealing is complete", None)
+    step = state.at
+    if type(step) is not Deal:
+        return _refuse_deal_now(state)
     if state.used_cards & card_bit(event.card):
         return Refusal(state.cite("card_in_play"), f"{event.card} is already in play", "card")
     spots = _spots(state, event.recipient)
-    if not spots:
-        return Refusal(deal, f"no {event.recipient.value.lower()} cards in this game", "recipient")
     if event.spot not in spots:
-        return Refusal(deal, f"the layout has no {event.spot} there", "spot")
+        what = "spot" if spots else "recipient"
+        return _refused_deal(state, f"{event.recipient} has no spot {event.spot}", what)
     index = spots.index(event.spot)
     if event.recipient is Recipient.PLAYER:
         seat = state.seats.get(event.seat or 0)
         if seat is None or not seat.participating:
-            return Refusal(deal, "cards go only to seats dealt in", "seat")
+            return _refused_deal(state, "cards go only to seats dealt in", "seat")
     group = _GROUPS[event.recipient]
     if group in step.order:
         earlier = step.order[: step.order.index(group)]
         if not all(_group_done(state, name) for name in earlier):
-            return Refusal(deal, f"the {', '.join(earlier)} cards are dealt first", "recipient")
+            reason = f"the {', '.join(earlier)} cards are dealt first"
+            return _refused_deal(state, reason, "recipient")
     cards = _cards(state, event.recipient, event.seat)
     if cards[index] is not None:
         return Refusal(state.cite("card_count"), f"{event.spot} already dealt; report it", "spot")
     if index and cards[index - 1] is None and event.recipient is not Recipient.COMMUNITY:
-        return Refusal(deal, "one card at a time, in order", "spot")
+        return _refused_deal(state, "one card at a time, in order", "spot")
     return None
 
 
+def _refused_deal(state: RoundState, reason: str, field: str | None) -> Refusal:
+    return Refusal(state.section(_dealing(state).deal), reason, field)
+
+
+def _refuse_deal_now(state: RoundState) -> Refusal:
+    if isinstance(state.at, Wagering):
+        section = state.section(_dealing(state).no_more_bets)
+        return Refusal(section, 'deal only after "no more bets"', None)
+    return _refused_deal(state, "dealing is complete", None)
+
+
 def _refuse_expose(state: RoundState, event: CardExposed) -> Refusal | None:
-    step = state.current
+    step = state.at
     spots = _spots(state, event.recipient)
     if not spots:
         return Refusal(
@@ -410,18 +420,22 @@ def _refuse_expose(state: RoundState, event: CardExposed) -> Refusal | None:
         return Refusal(state.cite("no_spot"), f"the layout has no {event.spot} there", "spot")
     index = spots.index(event.spot)
     if event.recipient is Recipient.PLAYER:
-        showdown = state.cite("showdown")
         if not isinstance(step, Showdown):
-            return Refusal(showdown, "players' cards are turned at settlement", "seat")
+            return Refusal(
+                state.cite("showdown"), "players' cards are turned at settlement", "seat"
+            )
         seat = state.seats.get(event.seat or 0)
         if seat is None or not seat.active:
-            return Refusal(showdown, "only remaining players' cards are turned", "seat")
+            return Refusal(
+                state.cite("showdown"), "only remaining players' cards are turned", "seat"
+            )
         later = [other.seat for other in state.seats.values()
                  if other.active and other.seat > seat.seat and not all(other.exposed)]  # fmt: skip
         if later:
-            return Refusal(showdown, f"seat {max(later)} first (counterclockwise)", "seat")
+            reason = f"seat {max(later)} first (counterclockwise)"
+            return Refusal(state.cite("showdown"), reason, "seat")
         if seat.exposed[index]:
-            return Refusal(showdown, "already face up", "spot")
+            return Refusal(state.cite("showdown"), "already face up", "spot")
         dealt = seat.cards[index]
     else:
         dealer = event.recipient is Recipient.DEALER
@@ -478,7 +492,7 @@ def _refuse_dealer_action(state: RoundState, event: Any) -> Refusal | None:
         return Refusal(state.cite("settle"), "wagers are paid at settlement", None)
     if isinstance(event, DealerPaid) and "losers_first" in state.game.sections:
         return _refuse_winner_first(state)
-    if isinstance(event, DealerCollected) and isinstance(state.current, Wagering | Deal):
+    if isinstance(event, DealerCollected) and isinstance(state.at, Wagering | Deal):
         return Refusal(state.cite("collect"), "nothing is lost before the first decision", None)
     return None
 
@@ -506,7 +520,7 @@ def _throw_due(state: RoundState, step: Throw) -> int:
 
 
 def _refuse_roll(state: RoundState, event: DiceThrown) -> Refusal | None:
-    layout, step = state.game.layout, state.current
+    layout, step = state.game.layout, state.at
     if not layout.dice:
         return Refusal("round", f"{state.game.name} is not played with dice", None)
     if not isinstance(step, Throw):
@@ -528,7 +542,7 @@ def _refuse_roll(state: RoundState, event: DiceThrown) -> Refusal | None:
 
 
 def _roll(state: RoundState, event: DiceThrown) -> RoundState:
-    step: Throw = state.current
+    step: Throw = state.at
     if event.no_roll is not None:
         state = evolve(state, no_rolls=(*state.no_rolls, (step.name, event.no_roll)))
         remedy = step.no_rolls[event.no_roll]
@@ -549,7 +563,7 @@ def _roll(state: RoundState, event: DiceThrown) -> RoundState:
 def _refuse_close(state: RoundState, event: RoundClosed) -> Refusal | None:
     if state.phase == VOIDED:
         return None
-    if not isinstance(state.current, Showdown):
+    if not isinstance(state.at, Showdown):
         return Refusal(state.cite("close"), "the round is not yet settled", None)
     if Automation.EXPOSE_PLAYER_CARDS not in state.automations:
         for seat in state.seats.values():
@@ -596,7 +610,7 @@ def _with_seat(state: RoundState, seat: Seat, **changes: Any) -> RoundState:
 
 
 def _place(state: RoundState, event: WagerPlaced) -> RoundState:
-    step = state.current
+    step = state.at
     if isinstance(step, Decide):
         choice = _choice_placing(step, event.wager)
         assert choice is not None
@@ -612,7 +626,7 @@ def _decide(
     amounts: Mapping[str, int],
     params: Mapping[str, Any] | None = None,
 ) -> RoundState:
-    step = state.current
+    step = state.at
     choice = next(item for item in step.choices if item.name == choice_name)
     seat = state.seats[number]
     seat = evolve(seat, choices={**seat.choices, step.name: choice.name})
@@ -622,13 +636,15 @@ def _decide(
         seat = evolve(seat, params={**seat.params, **params})
     if choice.folds:
         seat = evolve(seat, folded_at=step.name)
-    pending = tuple(other for other in state.pending if other != number)
+    pending = state.pending
+    pending = pending[1:] if pending and pending[0] == number else tuple(
+        other for other in pending if other != number)  # fmt: skip
     state = _with_seat(state, seat, pending=pending, decisions_made=state.decisions_made + 1)
     return _advance(state)
 
 
 def _decision(state: RoundState, event: Decision) -> RoundState:
-    choice = next(item for item in state.current.choices if item.name == event.choice)
+    choice = next(item for item in state.at.choices if item.name == event.choice)
     amounts = {choice.wagers[0]: event.amount_cents} if event.amount_cents else {}
     return _decide(state, event.seat, event.choice, amounts, dict(event.params))
 
@@ -707,7 +723,7 @@ def _revealed(state: RoundState, step: Reveal) -> bool:
 
 
 def _step_done(state: RoundState) -> bool:
-    step = state.current
+    step = state.at
     if isinstance(step, Deal):
         return state.cards_dealt == state.cards_due
     if isinstance(step, Decide):
@@ -860,7 +876,7 @@ def required_settlement(state: RoundState) -> Settlement:
         lines = returned_lines(seats, order, state.void_section, notes)
         return Settlement(lines=lines, voided=True, void_section=state.void_section, **header)
     done = complete(state)
-    dealt = not isinstance(state.current, Wagering)
+    dealt = not isinstance(state.at, Wagering)
     settled: list[SettlementLine] = []
     for seat in seats:
         decided = seat.folded_at or seat.abandoned or (dealt and not seat.participating)

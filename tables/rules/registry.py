@@ -25,7 +25,15 @@ from typing import Any
 
 from tables.rules.declaration import Game
 
-__all__ = ["game_modules", "game_ids", "declared", "game_name", "rulesets", "ruleset"]
+__all__ = [
+    "game_modules",
+    "game_ids",
+    "declared",
+    "game_name",
+    "rulesets",
+    "ruleset",
+    "describe",
+]
 
 _PACKAGE = "tables.rules.games"
 
@@ -78,3 +86,77 @@ def ruleset(ruleset_id: str) -> Any:
     :raises KeyError: for an id no declared game has.
     """
     return rulesets()[ruleset_id]
+
+
+def describe(game: Game) -> dict[str, Any]:
+    """What a table device needs to know of ``game`` to record its rounds, as JSON values.
+
+    The names its events may use (wagers, card spots, decision choices, opening
+    options) with the sections they come from, and its rule sets.
+
+    >>> described = describe(declared("three_card_poker"))
+    >>> [wager["name"] for wager in described["wagers"]][:3]
+    ['ANTE', 'PLAY', 'PAIR_PLUS']
+    >>> [step["kind"] for step in described["steps"]]
+    ['wagering', 'deal', 'decide', 'reveal', 'showdown']
+    """
+    layout = game.layout
+    steps = []
+    for step in game.steps:
+        entry: dict[str, Any] = {"name": str(step.name), "kind": type(step).__name__.lower()}
+        entry["section"] = getattr(step, "section", None)
+        if hasattr(step, "choices"):
+            entry["choices"] = [
+                {"name": choice.name, "places": list(choice.wagers), "folds": choice.folds}
+                for choice in step.choices
+            ]
+        if hasattr(step, "spots"):
+            entry["spots"] = [str(spot) for spot in step.spots]
+        steps.append(entry)
+    return {
+        "id": game.id,
+        "name": game.name,
+        "layout": {
+            "seat_spots": [str(spot) for spot in layout.seat_spots],
+            "dealer_spots": [str(spot) for spot in layout.dealer_spots],
+            "community_spots": [str(spot) for spot in layout.community_spots],
+            "max_seats": layout.max_seats,
+        },
+        "wagers": [
+            {
+                "name": str(spec.name),
+                "label": spec.label,
+                "section": spec.section,
+                "by_choice": spec.by_choice,
+                "handle": spec.handle,
+            }
+            for spec in game.wagers
+        ],  # fmt: skip
+        "steps": steps,
+        "options": [
+            {
+                "name": spec.name,
+                "section": spec.section,
+                "choices": [_json(choice) for choice in spec.choices],
+                "default": _json(spec.default),
+            }
+            for spec in game.options
+        ],  # fmt: skip
+        "rulesets": [
+            {
+                "id": item.id,
+                "chapter": item.chapter,
+                "effective_from": _day(getattr(item, "effective_from", None)),
+                "effective_to": _day(getattr(item, "effective_to", None)),
+            }
+            for item in game.rulesets
+        ],  # fmt: skip
+    }
+
+
+def _json(value: Any) -> Any:
+    return value if value is None or isinstance(value, bool | int) else str(value)
+
+
+def _day(day: Any) -> str | None:
+    return None if day is None else str(day.isoformat())

@@ -27,6 +27,7 @@ import datetime
 import enum
 import random
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from tables.rules.cards import STANDARD_DECK, Card
@@ -61,6 +62,7 @@ from tables.rules.rulesets import CrissCrossRuleSet, DoubleCrossRuleSet
 __all__ = [
     "Strategy",
     "DealerError",
+    "SettlementError",
     "Irregularity",
     "InjectedError",
     "SimulatedRound",
@@ -91,6 +93,21 @@ class DealerError(enum.StrEnum):
     PAY_A_LOSER = "pay_a_loser"
 
 
+class SettlementError(enum.StrEnum):
+    """A dealer mistake any game's settlement can show: each gives one finding of its kind.
+
+    Kept apart from :class:`DealerError` (whose members the seeded golden rounds
+    enumerate) so that adding one changes no stored digest.
+    """
+
+    MISS_A_PAYMENT = "miss_a_payment"
+    COLLECT_A_WINNER = "collect_a_winner"
+    MISS_A_COLLECTION = "miss_a_collection"
+    COLLECT_SHORT = "collect_short"
+    COLLECT_A_PUSH = "collect_a_push"
+    PAY_A_PUSH = "pay_a_push"
+
+
 class Irregularity(enum.StrEnum):
     """An irregularity to stage during the deal."""
 
@@ -104,9 +121,9 @@ class Irregularity(enum.StrEnum):
 class InjectedError:
     """A mistake that was injected, and the finding it must produce."""
 
-    error: DealerError
+    error: DealerError | SettlementError
     seat: int
-    wager: Wager
+    wager: str
     expected_finding: FindingKind
 
 
@@ -122,7 +139,9 @@ def _pct(rng: random.Random, percent: int) -> bool:
     return rng.randrange(100) < percent
 
 
-def _settle_actions(lines: Sequence[SettlementLine], skip: set[tuple[int, Wager]]) -> list[Event]:
+def _settle_actions(
+    lines: Sequence[SettlementLine], skip: AbstractSet[tuple[int, str]]
+) -> list[Event]:
     actions: list[Event] = []
     for line in lines:
         if (line.seat, line.wager) in skip:
@@ -143,7 +162,7 @@ def _settle_actions(lines: Sequence[SettlementLine], skip: set[tuple[int, Wager]
 
 
 def _inject(
-    events: list[Event], settlement: Settlement, errors: Sequence[DealerError]
+    events: list[Event], settlement: Settlement, errors: Sequence[DealerError | SettlementError]
 ) -> tuple[InjectedError, ...]:
     """Alter the recorded dealer actions in ``events`` in place; report what changed."""
     injected: list[InjectedError] = []
@@ -165,13 +184,15 @@ def _inject(
 
 
 def _injection(
-    error: DealerError, event: Event, settlement: Settlement
+    error: DealerError | SettlementError, event: Event, settlement: Settlement
 ) -> tuple[Event | None, FindingKind] | None:
     if not isinstance(event, DealerPaid | DealerCollected | WagerReturned):
         return None
     line = settlement.line(event.seat, event.wager)
     if line is None:
         return None
+    if isinstance(error, SettlementError):
+        return _settlement_error(error, event, line)
     if error is DealerError.MISPAY_FIRST_WIN and isinstance(event, DealerPaid):
         return DealerPaid(
             seat=event.seat, wager=event.wager, amount_cents=event.amount_cents + 100
@@ -211,6 +232,36 @@ def _injection(
         return DealerPaid(
             seat=event.seat, wager=event.wager, amount_cents=line.stake_cents
         ), FindingKind.UNEXPECTED_PAYMENT
+    return None
+
+
+def _settlement_error(
+    error: SettlementError,
+    event: DealerPaid | DealerCollected | WagerReturned,
+    line: SettlementLine,
+) -> tuple[Event | None, FindingKind] | None:
+    """The recorded action ``error`` turns ``event`` into, and the finding replay must make."""
+    seat, wager, amount = event.seat, event.wager, event.amount_cents
+    win, push = line.outcome is Outcome.WIN, line.outcome in (Outcome.PUSH, Outcome.RETURNED)
+    lost = line.outcome in (Outcome.LOSE, Outcome.FORFEITED)
+    paid, collected = isinstance(event, DealerPaid), isinstance(event, DealerCollected)
+    returned = isinstance(event, WagerReturned)
+    if error is SettlementError.MISS_A_PAYMENT and paid and win:
+        return None, FindingKind.MISSING_PAYMENT
+    if error is SettlementError.COLLECT_A_WINNER and paid and win:
+        collect = DealerCollected(seat=seat, wager=wager, amount_cents=line.stake_cents)
+        return collect, FindingKind.WRONGFUL_COLLECTION
+    if error is SettlementError.MISS_A_COLLECTION and collected and lost:
+        return None, FindingKind.MISSED_COLLECTION
+    if error is SettlementError.COLLECT_SHORT and collected and lost and amount > 100:
+        short = DealerCollected(seat=seat, wager=wager, amount_cents=amount - 100)
+        return short, FindingKind.WRONG_COLLECTION_AMOUNT
+    if error is SettlementError.COLLECT_A_PUSH and returned and push:
+        return DealerCollected(seat=seat, wager=wager, amount_cents=amount), (
+            FindingKind.WRONGFUL_COLLECTION)  # fmt: skip
+    if error is SettlementError.PAY_A_PUSH and returned and push:
+        return DealerPaid(seat=seat, wager=wager, amount_cents=amount), (
+            FindingKind.UNEXPECTED_PAYMENT)  # fmt: skip
     return None
 
 

@@ -126,3 +126,37 @@ def test_a_floorperson_approves_a_fill_with_a_button(floor, page, log_in, live_s
     assert "approved" in row.inner_text()
     assert "$1,000.00" in row.inner_text()
     assert page.get_by_role("button", name="Approve").count() == 0
+
+
+def test_a_three_card_poker_table_shows_on_the_board_and_its_round_on_its_own_layout(
+    floor, page, log_in, live_server
+):
+    import dataclasses
+    import random
+
+    from tables.rules.rulesets import get_ruleset
+    from tables.rules.simulate_declared import simulate_declared
+
+    Table.objects.create(table_id="TCP-01", game="three_card_poker", ruleset_id="PA-565-2010",
+                         min_wager_cents=500, max_wager_cents=50000,
+                         dealing_method="MANUAL_SHOE")  # fmt: skip
+    sim = simulate_declared(random.Random(4), get_ruleset("PA-565-2010"), seats=(1, 4),
+                            gaming_day=datetime.date(2024, 5, 1))  # fmt: skip
+    opened = dataclasses.replace(sim.events[0], round_id="TCP-01-1", table_id="TCP-01")
+    append("round:TCP-01-1", [NewEvent(e.TYPE, e.to_payload()) for e in [opened, *sim.events[1:]]],
+           expected_version=0, actor=SYSTEM)  # fmt: skip
+    run_all()
+    log_in("sam")
+    page.goto(f"{live_server.url}/admin/floor/")
+    tile = page.locator('.tile[data-table="TCP-01"]')
+    tile.wait_for()
+    assert "Three Card Poker" in tile.inner_text()
+    page.goto(f"{live_server.url}/admin/tables/round/round:TCP-01-1/change/")
+    page.locator("svg.card").first.wait_for()
+    assert page.locator(".layout-dealer svg.card").count() == 3
+    seats = page.locator(".layout-seat")
+    assert seats.count() == 2
+    for index in range(2):
+        assert seats.nth(index).locator("svg.card").count() == 3
+    assert page.locator('svg.card[aria-label="face-down card"]').count() == 0
+    assert page.locator("table.cross").count() == 0

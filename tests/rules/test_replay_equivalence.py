@@ -9,10 +9,12 @@ a canonical text form and hashed. The digest was computed before the engine's
 hot paths were optimised; an optimisation that changes any result changes it.
 
 The digest covers the engine's own representation (every state field, every
-event field), so it moved twice: when the vocabulary went to version 2 (wagers
-and spots became names a game declares; options moved into ``options``), and
-when Criss-Cross and Double Cross became declarations run by
-``tables.rules.machine``.
+event field), so it moves with the representation: it moved when the
+vocabulary went to version 2 (wagers and spots became names a game declares;
+options moved into ``options``), when Criss-Cross and Double Cross became
+declarations run by ``tables.rules.machine`` (whose state keeps its current
+step and the cards its deal places), and when settlement lines named their
+counterparty (money movements).
 :mod:`tests.rules.test_observable_digest`, pinned before that change, proves
 that nothing replay *tells* moved with it: the version-1 records read through
 the upcasters settle, refuse and find exactly as before.
@@ -45,7 +47,7 @@ from tables.rules.simulate import (
 
 # The dice fields of the declared engine's RoundState (rolls, no_rolls, miscalls, settling,
 # all at their defaults here) lengthen the state texts; every other part is unchanged.
-GOLDEN_DIGEST = "a9ef55f8ff4b7a0fab69e4fbe9e047a38d053f7378dfdb5d0838f670fb8ebdeb"
+GOLDEN_DIGEST = "1beb3182d6af7a8d11dd0b1ebd9d36e56bc8ea3bbe8cd56be7dd5033bbb929e5"
 
 RULESETS = ("PA-592-2014", "PA-674a-2016", "PA-674a-2019", "MA-DCP-UNDATED")
 ROUNDS_PER_RULESET = 30

@@ -117,15 +117,17 @@ def test_only_the_pit_and_jobs_open_a_table(floor, role):
 
 def test_a_floorperson_opens_the_table_and_a_device_and_a_dealer_record_buy_ins(floor):
     assert floor.post(Role.FLOORPERSON, "table:T1:2024-05-01", [OPENING]).status_code == 201
-    assert floor.post(Role.TABLE_DEVICE, "table:T1:2024-05-01", [BUY_IN], 1).status_code == 201
-    assert floor.post(Role.DEALER, "table:T1:2024-05-01", [BUY_IN], 2).status_code == 201
-    response = floor.post(Role.REGULATOR, "table:T1:2024-05-01", [BUY_IN], 3)
+    floor.countersign("table:T1:2024-05-01", 1)
+    assert floor.post(Role.TABLE_DEVICE, "table:T1:2024-05-01", [BUY_IN], 2).status_code == 201
+    assert floor.post(Role.DEALER, "table:T1:2024-05-01", [BUY_IN], 3).status_code == 201
+    response = floor.post(Role.REGULATOR, "table:T1:2024-05-01", [BUY_IN], 4)
     assert response.status_code == 403
     assert response.json()["field"] == "events[0].type"
 
 
 def test_a_cage_cashier_issues_a_fill_but_a_dealer_may_not(floor):
     assert floor.post(Role.FLOORPERSON, "table:T1:2024-05-01", [OPENING]).status_code == 201
+    floor.countersign("table:T1:2024-05-01", 1)
     assert floor.post(Role.DEALER, "slip:2024-000001", [FILL]).status_code == 403
     assert floor.post(Role.FINANCE, "slip:2024-000001", [FILL]).status_code == 403
     assert floor.post(Role.CAGE_CASHIER, "slip:2024-000001", [FILL]).status_code == 201

@@ -18,6 +18,9 @@ URL = "/api/v1/streams/round:T1-1/events"
 
 @pytest.fixture
 def device(api_client, role_users):
+    from tests.tables.test_table_day import make_floor
+
+    make_floor(role_users).open_table()  # table T1 open on 2024-05-01
     api_client.force_authenticate(role_users[Role.TABLE_DEVICE])
     return api_client
 
@@ -49,9 +52,14 @@ def test_674a_7_f_a_down_bet_of_four_times_the_ante_is_refused_naming_the_sectio
 
 
 def test_592_7_c_a_wager_after_no_more_bets_is_refused(device):
+    from audit.ledger import Actor, NewEvent, append
+
     events, _ = criss_cross_round(
         ruleset_id="PA-592-2014", day=__import__("datetime").date(2015, 3, 1)
     )
+    append("table:T1:2015-03-01", [NewEvent("table.opened", {
+        "opener": {"500": 40}, "dealer": "dealer", "floorperson": "floorperson"})],
+        expected_version=0, actor=Actor.system("import"))  # fmt: skip
     no_more_bets = next(i for i, e in enumerate(events) if e.TYPE == "round.no_more_bets")
     late = dataclasses.replace(events[1])  # an ante, placed again after "no more bets"
     body = payload_body([*events[: no_more_bets + 1], late])

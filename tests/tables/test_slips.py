@@ -92,7 +92,8 @@ def test_a_fill_on_a_table_never_opened_that_day_is_refused(floor):
 
 
 def test_a_fill_or_credit_on_a_closed_table_is_refused(floor):
-    assert floor.post(Role.FLOORPERSON, TABLE, [closed()], 1).status_code == 201
+    assert floor.post(Role.FLOORPERSON, TABLE, [closed()], 2).status_code == 201
+    floor.countersign(TABLE, 3)
     body = refusal(floor.post(Role.CAGE_CASHIER, SLIP, [fill()]))
     assert body["message"].startswith("a fill on a closed table: table T1")
     body = refusal(floor.post(Role.CAGE_CASHIER, SLIP, [fill(kind="credit")]))
@@ -172,11 +173,13 @@ def test_a_void_is_a_new_event_and_nothing_follows_it(floor):
     assert floor.post(Role.CAGE_CASHIER, SLIP, [fill()]).status_code == 201
     assert floor.post(Role.FLOORPERSON, SLIP, [approved()], 1).status_code == 201
     assert floor.post(Role.SHIFT_SUPERVISOR, SLIP, [voided()], 2).status_code == 201
-    body = refusal(floor.post(Role.FLOORPERSON, SLIP, [voided()], 3))
+    # The witness countersigns the void in person; nothing else follows it.
+    floor.countersign(SLIP, 3, who=Role.FLOORPERSON, signer="floorperson")
+    body = refusal(floor.post(Role.FLOORPERSON, SLIP, [voided()], 4))
     assert "nothing follows a void" in body["message"]
     types = list(Event.objects.filter(stream_id=SLIP).order_by("version").values_list(
         "event_type", flat=True))  # fmt: skip
-    assert types == ["slip.fill_requested", "slip.approved", "slip.voided"]
+    assert types == ["slip.fill_requested", "slip.approved", "slip.voided", "slip.countersigned"]
     run(PROJECTIONS["tables.slips"])
     slip = Slip.objects.get(stream_id=SLIP)
     assert (slip.status, slip.void_reason, slip.amount_cents) == (
@@ -203,6 +206,7 @@ def test_the_table_day_counts_only_approved_unvoided_slips_and_rebuilds_identica
     run(PROJECTIONS["tables.table_days"])
     assert TableDay.objects.get(stream_id=TABLE).fills_cents == 100000 + 10000
     assert floor.post(Role.FLOORPERSON, "slip:2024-000003", [voided()], 2).status_code == 201
+    floor.countersign("slip:2024-000003", 3, who=Role.SHIFT_SUPERVISOR, signer="shift_supervisor")
     run(PROJECTIONS["tables.table_days"])
     run(PROJECTIONS["tables.slips"])
     day = TableDay.objects.get(stream_id=TABLE)

@@ -56,7 +56,9 @@ def play_the_day(floor):
     post_ok(floor, Role.CAGE_CASHIER, "slip:2024-000003", [fill({"500": 100})])
     post_ok(floor, Role.FLOORPERSON, "slip:2024-000003", [approved()], 1)
     post_ok(floor, Role.FLOORPERSON, "slip:2024-000003", [voided()], 2)
-    post_ok(floor, Role.FLOORPERSON, TABLE, [closed(CLOSER)], 1)
+    floor.countersign("slip:2024-000003", 3, who=Role.SHIFT_SUPERVISOR, signer="shift_supervisor")
+    post_ok(floor, Role.FLOORPERSON, TABLE, [closed(CLOSER)], 2)
+    floor.countersign(TABLE, 3)
 
 
 # --- the pure formula -----------------------------------------------------------------
@@ -109,7 +111,8 @@ def test_a_verified_recount_replaces_the_drop(floor):
 
 
 def test_a_day_without_a_drop_has_no_hold(floor):
-    post_ok(floor, Role.FLOORPERSON, TABLE, [closed(CLOSER)], 1)
+    post_ok(floor, Role.FLOORPERSON, TABLE, [closed(CLOSER)], 2)
+    floor.countersign(TABLE, 3)
     post_ok(floor, Role.FINANCE, COUNT, [entered(currency={}, chips={})])
     post_ok(floor, Role.SHIFT_SUPERVISOR, COUNT, [verified()], 1)
     win = day_win("T1", DAY)
@@ -128,7 +131,8 @@ def test_there_is_no_win_before_the_close_or_without_a_verified_count(floor):
 
 
 def test_a_closed_day_with_an_unverified_count_has_no_win(floor):
-    post_ok(floor, Role.FLOORPERSON, TABLE, [closed(CLOSER)], 1)
+    post_ok(floor, Role.FLOORPERSON, TABLE, [closed(CLOSER)], 2)
+    floor.countersign(TABLE, 3)
     with pytest.raises(WinNotAvailable, match="has no verified count"):
         day_win("T1", DAY)
     post_ok(floor, Role.FINANCE, COUNT, [entered()])

@@ -46,6 +46,38 @@ DEMO_TABLES = [
 ]
 
 
+def declared_tables() -> list[tuple[str, str, list[str], int, int, str]]:
+    """One table for every other game in the engine's registry, so a new game
+    module is on the demo floor with no edit here: named by the game's initials
+    (``three_card_poker`` is TCP-01), its rule sets oldest first, a manual shoe.
+
+    >>> ("TCP-01", "three_card_poker", ["PA-565-2010"]) in [t[:3] for t in declared_tables()]
+    True
+    """
+    from tables.rules.registry import game_ids, rulesets
+
+    listed = {game for _, game, *_ in DEMO_TABLES}
+    tables = []
+    for game in game_ids():
+        if game in listed:
+            continue
+        own = sorted((r for r in rulesets().values() if r.game == game),
+                     key=lambda r: r.effective_from)  # fmt: skip
+        initials = "".join(word[0] for word in game.split("_")).upper()
+        number = 1 + sum(1 for table in tables if table[0].startswith(f"{initials}-"))
+        tables.append((f"{initials}-{number:02d}", game, [r.id for r in own], 500, 50000,
+                       "MANUAL_SHOE"))  # fmt: skip
+    return tables
+
+
+def in_force(table: tuple[str, str, list[str], int, int, str], day) -> str | None:
+    """The rule set of a declared table in force on ``day``, if any."""
+    from tables.rules.rulesets import get_ruleset
+
+    found = [rid for rid in table[2] if get_ruleset(rid).in_force(day)]
+    return found[-1] if found else None
+
+
 class Command(BaseCommand):
     help = "Build the demo casino (migrate, users, simulated play) and optionally serve it."
 
@@ -112,7 +144,7 @@ class Command(BaseCommand):
                 time_zone="America/New_York",
                 gaming_day_starts_at=datetime.time(6, 0),
             )
-        for table_id, game, rulesets, low, high, dealing in DEMO_TABLES:
+        for table_id, game, rulesets, low, high, dealing in [*DEMO_TABLES, *declared_tables()]:
             if Table.objects.filter(table_id=table_id).exists():
                 continue
             table = Table(
@@ -138,7 +170,9 @@ class Command(BaseCommand):
         closed, drop counted and verified) for two weeks of Criss-Cross under
         592 up to 2016-08-26 and under 674a from 2016-08-27, each closed by
         the close job (replay, reconciliation, seal, export), with two planted
-        variances; then today with Double Cross, where the tables are opened,
+        variances; every other registered game's table (``declared_tables``,
+        Three Card Poker's TCP-01) plays and closes beside them; then today with
+        Double Cross and those tables, where the tables are opened,
         decks put in use (one overdue, one due), fills requested and approved,
         and the deck job runs."""
         import datetime
@@ -171,7 +205,8 @@ class Command(BaseCommand):
             ruleset = "PA-674a-2016" if day >= datetime.date(2016, 8, 27) else "PA-592-2014"
             busy = day >= datetime.date(2016, 8, 26)
             summary = simulate_table_days(
-                [TablePlan(t, ruleset) for t in cross], day, seed=seed,
+                [*(TablePlan(t, ruleset) for t in cross), *self._declared_plans(day)], day,
+                seed=seed,
                 rounds_per_table=60 if busy else 30, plan=planted.get(day),
                 dealer_error_percent=5 if busy else 2, irregularity_percent=2 if busy else 0,
                 rounds_per_commit=20,
@@ -184,7 +219,8 @@ class Command(BaseCommand):
             )
         self._open_today(today, now)
         plans = [*(TablePlan(t, "PA-674a-2019") for t in cross),
-                 TablePlan("DX-01", "MA-DCP-UNDATED"), TablePlan("DX-02", "MA-DCP-UNDATED")]
+                 TablePlan("DX-01", "MA-DCP-UNDATED"), TablePlan("DX-02", "MA-DCP-UNDATED"),
+                 *self._declared_plans(today)]  # fmt: skip
         summary = simulate_gaming_day(plans, today, rounds_per_table=60, seed=4,
                                       dealer_error_percent=5, irregularity_percent=2,
                                       rounds_per_commit=20)  # fmt: skip
@@ -195,6 +231,17 @@ class Command(BaseCommand):
         call_command("check_decks", stdout=self.stdout)
         call_command("replay", "--no-progress", stdout=self.stdout)
 
+    def _declared_plans(self, day) -> list:
+        """The declared games' tables, each under its rule set in force on ``day``."""
+        from tables.simulation import TablePlan
+
+        plans = []
+        for table in declared_tables():
+            ruleset = in_force(table, day)
+            if ruleset is not None:
+                plans.append(TablePlan(table[0], ruleset))
+        return plans
+
     def _open_today(self, today, now) -> None:
         """Today's openers, decks and fills, appended as the floor would."""
         import datetime
@@ -203,7 +250,8 @@ class Command(BaseCommand):
         from audit.projections import run_all
 
         floor = Actor.system("demo", source="demo")
-        hours_in_use = {"CC-01": 4.5, "CC-02": 7.7, "DX-01": 2, "DX-02": 1}
+        hours_in_use = {"CC-01": 4.5, "CC-02": 7.7, "DX-01": 2, "DX-02": 1,
+                        **{plan.table_id: 3 for plan in self._declared_plans(today)}}  # fmt: skip
         for number, (table_id, hours) in enumerate(hours_in_use.items(), start=1):
             dealer = "dealer" if number % 2 else "dealer2"
             append(f"table:{table_id}:{today}",

@@ -1,0 +1,422 @@
+"""Simulate a round of any declared game by walking its declared steps.
+
+For a seeded ``random.Random`` the simulator writes down what a table would
+record for one round of a :class:`~tables.rules.declaration.Game`, keeping the
+engine's state as it goes (:mod:`tables.rules.machine`), so every event it
+writes is one the engine accepts:
+
+* the wagers the declaration offers before "no more bets" (the first one at
+  every seat, each other one at ``side_wager_percent`` %), each amount chosen
+  among chip amounts and the multiples the wager's declared relation allows,
+  the first the engine accepts (the game's ``wager_rules`` included);
+* the deal: the groups ``Deal.order`` names complete in that order, the other
+  spots one card at a time round the table (seats clockwise, then the dealer,
+  then the community), each hand's spots in layout order;
+* every decision by the game's strategy, the wagers a fold loses collected at
+  once; the reveals; at the showdown each remaining seat's cards turned
+  counterclockwise and that seat settled as :func:`machine.required_settlement`
+  says (losing and forfeited wagers collected, winners paid, pushes and
+  returned wagers handed back); then ``round.closed``.
+
+A game's strategy is, in order: the module's ``STRATEGY`` (a module under
+:mod:`tables.rules.games` may declare one), :data:`STRATEGIES` by game id, or
+:func:`first_wagering_choice`. Dealer errors (:class:`DealerError` kinds that
+read any settlement, and every :class:`SettlementError`) and irregularities
+(those the game's remedies void or take a card out for) are injected as in
+:mod:`tables.rules.simulate`; each injected error names the one finding
+replay must make.
+
+>>> import random
+>>> from tables.rules.registry import ruleset
+>>> round_ = simulate_declared(random.Random(7), ruleset("PA-565-2010"), seats=(1, 2))
+>>> round_.events[0].TYPE, round_.events[-1].TYPE
+('round.opened', 'round.closed')
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tables.rules.cards import STANDARD_DECK, Card, parse_cards
+from tables.rules.declaration import (
+    Choice,
+    Deal,
+    Decide,
+    EqualTo,
+    Game,
+    MultipleOf,
+    Reveal,
+    Showdown,
+    WagerSpec,
+)
+from tables.rules.engine import Outcome
+from tables.rules.events import (
+    CardDealt,
+    CardExposed,
+    DealingMethod,
+    Decision,
+    Event,
+    IrregularityKind,
+    IrregularityReported,
+    NoMoreBets,
+    Recipient,
+    RoundClosed,
+    RoundOpened,
+    StubCounted,
+    WagerPlaced,
+)
+from tables.rules.hands import evaluate_three
+from tables.rules.machine import RoundState, Seat, apply, can_apply, open_round, required_settlement
+from tables.rules.registry import declared, game_modules
+from tables.rules.simulate import (
+    DealerError,
+    Irregularity,
+    SettlementError,
+    SimulatedRound,
+    _inject,
+    _settle_actions,
+    simulate_criss_cross,
+    simulate_double_cross,
+)
+
+__all__ = [
+    "Play",
+    "Strategy",
+    "STRATEGIES",
+    "ANY_GAME_ERRORS",
+    "first_wagering_choice",
+    "queen_six_four",
+    "strategy_for",
+    "irregularities_for",
+    "simulate_declared",
+    "simulator_for",
+    "errors_for",
+    "irregularities_of",
+]
+
+Strategy = Callable[[RoundState, Seat, Decide, random.Random], str]
+"""A playing strategy: the name of the choice ``seat`` makes at the decision ``step``."""
+
+#: The dealer errors that read any game's settlement (the others are Criss-Cross's own).
+ANY_GAME_ERRORS: tuple[DealerError | SettlementError, ...] = (
+    DealerError.MISPAY_FIRST_WIN,
+    DealerError.PAY_A_LOSER,
+    DealerError.MISS_FOLD_COLLECTION,
+    *SettlementError,
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Play:
+    """How simulated players bet (percentages are whole numbers, amounts cents)."""
+
+    side_wager_percent: int = 50
+    first_wagers_cents: tuple[int, ...] = (500, 1000, 2500)
+    side_wagers_cents: tuple[int, ...] = (100, 500, 2500)
+
+
+def first_wagering_choice(state: RoundState, seat: Seat, step: Decide, rng: random.Random) -> str:
+    """The default strategy: the first choice that places one wager, else the first choice."""
+    for choice in step.choices:
+        if len(choice.wagers) == 1:
+            return choice.name
+    return step.choices[0].name
+
+
+_QUEEN_SIX_FOUR = evaluate_three(parse_cards("Qc 6d 4h"))
+
+
+def queen_six_four(state: RoundState, seat: Seat, step: Decide, rng: random.Random) -> str:
+    """Three Card Poker (§ 565.11(b)): play with queen-six-four or better, else fold."""
+    cards = [card for card in seat.cards if card is not None]
+    return "play" if evaluate_three(cards) >= _QUEEN_SIX_FOUR else "fold"
+
+
+#: Strategies kept here by game id, for game modules with no room to declare one.
+STRATEGIES: Mapping[str, Strategy] = {"three_card_poker": queen_six_four}
+
+
+def strategy_for(game: Game) -> Strategy:
+    """The game module's ``STRATEGY``, else :data:`STRATEGIES`'s, else the default."""
+    module = game_modules().get(game.id)
+    own: Strategy | None = getattr(module, "STRATEGY", None)
+    return own or STRATEGIES.get(game.id, first_wagering_choice)
+
+
+def _early_exposure(game: Game) -> tuple[IrregularityKind, Recipient, str] | None:
+    """The kind and spot of a card shown early, where the game's remedies void for it."""
+    layout, voids = game.layout, game.remedies.voids
+    if layout.community_spots and IrregularityKind.COMMUNITY_CARD_EXPOSED_EARLY in voids:
+        return (IrregularityKind.COMMUNITY_CARD_EXPOSED_EARLY, Recipient.COMMUNITY,
+                layout.community_spots[len(layout.community_spots) // 2])  # fmt: skip
+    if layout.dealer_spots and IrregularityKind.DEALER_CARD_EXPOSED_EARLY in voids:
+        return IrregularityKind.DEALER_CARD_EXPOSED_EARLY, Recipient.DEALER, layout.dealer_spots[0]
+    return None
+
+
+def irregularities_for(game: Game) -> tuple[Irregularity, ...]:
+    """The staged irregularities the game's remedies give a meaning to.
+
+    ``COMMUNITY_EXPOSED_EARLY`` stands for a community card or, in a game with
+    none, a dealer card shown before its reveal.
+    """
+    found = [Irregularity.ONE_CARD_FACE_UP, Irregularity.TWO_CARDS_FACE_UP]
+    if _early_exposure(game) is not None:
+        found.append(Irregularity.COMMUNITY_EXPOSED_EARLY)
+    if IrregularityKind.SHOE_MALFUNCTION in game.remedies.voids:
+        found.append(Irregularity.SHOE_JAM)
+    return tuple(found)
+
+
+class _Table:
+    """One round being recorded: the events so far and the engine's state after them."""
+
+    def __init__(self, game: Game, opened: RoundOpened) -> None:
+        self.events: list[Event] = [opened]
+        self.state = open_round(game, opened)
+        self.settled: set[tuple[int, str]] = set()
+
+    def record(self, event: Event) -> None:
+        self.state = apply(self.state, event)
+        self.events.append(event)
+
+    def settle(self, seats: Sequence[int] | None = None, forfeited_only: bool = False) -> None:
+        """The dealer's actions for the required lines not yet acted on.
+
+        ``forfeited_only``: what a fold gives up is taken at once; the rest waits
+        for the showdown, where a payment is allowed.
+        """
+        lines = [line for line in required_settlement(self.state).lines
+                 if (seats is None or line.seat in seats)
+                 and (not forfeited_only or line.outcome is Outcome.FORFEITED)]  # fmt: skip
+        for action in _settle_actions(lines, self.settled):
+            self.record(action)
+        self.settled.update((line.seat, line.wager) for line in lines)
+
+
+def _amounts(spec: WagerSpec, seat: Seat, ruleset: Any, cents: Sequence[int],
+             rng: random.Random) -> Iterator[int]:  # fmt: skip
+    """Amounts to try for ``spec`` at ``seat``: its declared relation's, else chip amounts."""
+    relation = spec.amount
+    if not isinstance(relation, EqualTo | MultipleOf):
+        yield from rng.sample(list(cents), len(cents))
+        return
+    base = seat.wagers.get(relation.wager)
+    if base is None:
+        return
+    if isinstance(relation, EqualTo):
+        yield base
+        return
+    low, high = (getattr(ruleset, term) if isinstance(term, str) else term
+                 for term in (relation.low, relation.high))  # fmt: skip
+    multiples = list(range(max(1, int(low)), int(high) + 1))
+    yield from (multiple * base for multiple in rng.sample(multiples, len(multiples)))
+
+
+def _wagers(table: _Table, play: Play, rng: random.Random) -> None:
+    state = table.state
+    placeable = [spec for spec in state.game.wagers if not spec.by_choice]
+    for number in sorted(state.seats):
+        for index, spec in enumerate(placeable):
+            if index and rng.randrange(100) >= play.side_wager_percent:
+                continue
+            if spec.offered is not None and not spec.offered(table.state):
+                continue
+            cents = play.side_wagers_cents if index else play.first_wagers_cents
+            seat = table.state.seats[number]
+            for amount in _amounts(spec, seat, state.ruleset, cents, rng):
+                event = WagerPlaced(seat=number, wager=spec.name, amount_cents=amount)
+                if can_apply(table.state, event):
+                    table.record(event)
+                    break
+
+
+def _deal_order(state: RoundState, step: Deal) -> Iterator[tuple[Recipient, int | None, str]]:
+    """(recipient, seat, spot) in the order the cards go out."""
+    layout = state.game.layout
+    seats = [n for n, seat in sorted(state.seats.items()) if seat.participating]
+    groups: dict[str, list[list[tuple[Recipient, int | None, str]]]] = {
+        "seats": [[(Recipient.PLAYER, n, spot) for n in seats] for spot in layout.seat_spots],
+        "dealer": [[(Recipient.DEALER, None, spot)] for spot in layout.dealer_spots],
+        "community": [[(Recipient.COMMUNITY, None, spot)] for spot in layout.community_spots],
+    }
+    for name in step.order:
+        for turn in groups.pop(name):
+            yield from turn
+    longest = max((len(turns) for turns in groups.values()), default=0)
+    for index in range(longest):
+        for name in ("seats", "dealer", "community"):
+            if name in groups and index < len(groups[name]):
+                yield from groups[name][index]
+
+
+def _stage(table: _Table, deck: list[Card], irregularity: Irregularity | None,
+           when: str) -> None:  # fmt: skip
+    """Report ``irregularity`` if it happens ``when`` (``before_deal`` or ``after_deal``)."""
+    game = table.state.game
+    if irregularity is None or irregularity not in irregularities_for(game):
+        return
+    if when == "before_deal" and irregularity in (Irregularity.ONE_CARD_FACE_UP,
+                                                  Irregularity.TWO_CARDS_FACE_UP):  # fmt: skip
+        for _ in range(1 if irregularity is Irregularity.ONE_CARD_FACE_UP else 2):
+            table.record(IrregularityReported(kind=IrregularityKind.CARD_FACE_UP_IN_DECK,
+                                              card=deck.pop()))  # fmt: skip
+    elif when == "before_deal" and irregularity is Irregularity.SHOE_JAM:
+        table.record(IrregularityReported(kind=IrregularityKind.SHOE_MALFUNCTION))
+    elif when == "after_deal" and irregularity is Irregularity.COMMUNITY_EXPOSED_EARLY:
+        exposure = _early_exposure(game)
+        assert exposure is not None
+        table.record(IrregularityReported(kind=exposure[0], spot=exposure[2]))
+
+
+def _cards_of(state: RoundState, recipient: Recipient, seat: int | None) -> Sequence[Card | None]:
+    if recipient is Recipient.PLAYER:
+        return state.seats[seat or 0].cards
+    return state.dealer if recipient is Recipient.DEALER else state.community
+
+
+def _choose(table: _Table, strategy: Strategy, rng: random.Random) -> None:
+    state = table.state
+    step: Decide = state.current
+    number = state.pending[0]
+    seat = state.seats[number]
+    choice: Choice = next(c for c in step.choices if c.name == strategy(state, seat, step, rng))
+    amount = None
+    if choice.wagers:
+        spec = state.game.wager(choice.wagers[0])
+        assert spec is not None
+        amount = next(_amounts(spec, seat, state.ruleset, (min(seat.wagers.values()),), rng))
+    table.record(Decision(seat=number, choice=choice.name, amount_cents=amount))
+    if choice.folds:
+        table.settle((number,), forfeited_only=True)
+
+
+def _play_out(table: _Table, strategy: Strategy, rng: random.Random) -> None:
+    """Decisions and reveals up to the showdown, then each seat turned and settled."""
+    while not isinstance(table.state.current, Showdown):
+        step = table.state.current
+        if isinstance(step, Decide):
+            _choose(table, strategy, rng)
+        elif isinstance(step, Reveal):
+            recipient = Recipient.DEALER if step.dealer else Recipient.COMMUNITY
+            layout = table.state.game.layout
+            spots = layout.dealer_spots if step.dealer else layout.community_spots
+            cards = _cards_of(table.state, recipient, None)
+            for spot in step.spots:
+                table.record(CardExposed(recipient=recipient, spot=spot,
+                                         card=cards[spots.index(spot)]))  # fmt: skip
+        else:
+            raise AssertionError(f"the simulator cannot walk {step!r}")
+    spots = table.state.game.layout.seat_spots
+    for number in sorted(table.state.seats, reverse=True):
+        seat = table.state.seats[number]
+        if seat.active:
+            for index, spot in enumerate(spots):
+                table.record(CardExposed(recipient=Recipient.PLAYER, seat=number, spot=spot,
+                                         card=seat.cards[index]))  # fmt: skip
+        table.settle((number,))
+
+
+def simulate_declared(
+    rng: random.Random,
+    ruleset: Any,
+    *,
+    seats: Sequence[int] = (1, 2, 3),
+    play: Play = Play(),
+    strategy: Strategy | None = None,
+    gaming_day: datetime.date | None = None,
+    dealing_method: DealingMethod = DealingMethod.MANUAL_SHOE,
+    options: Mapping[str, Any] | None = None,
+    payout_limit_cents: int | None = None,
+    count_stub: bool = False,
+    dealer_errors: Sequence[DealerError | SettlementError] = (),
+    irregularity: Irregularity | None = None,
+) -> SimulatedRound:
+    """Simulate one legal round of the declared game ``ruleset`` belongs to.
+
+    An ``irregularity`` the game gives no meaning to (:func:`irregularities_for`)
+    and a dealer error no line of the round allows (or the engine would refuse
+    to record) are not staged.
+    """
+    game = declared(ruleset.game)
+    assert game is not None, f"{ruleset.game} is not a declared game"
+    opened = RoundOpened.build(
+        round_id=f"sim-{rng.getrandbits(48):012x}", game=game.id, ruleset_id=ruleset.id,
+        table_id="SIM-1", gaming_day=gaming_day or ruleset.effective_from, seats=tuple(seats),
+        players=tuple(f"P{seat}" for seat in seats), dealing_method=dealing_method,
+        payout_limit_cents=payout_limit_cents, **(options or {}),
+    )  # fmt: skip
+    table = _Table(game, opened)
+    _wagers(table, play, rng)
+    table.record(NoMoreBets())
+    deck = list(STANDARD_DECK)
+    rng.shuffle(deck)
+    _stage(table, deck, irregularity, "before_deal")
+    step = table.state.current
+    if table.state.phase != "voided" and isinstance(step, Deal):
+        for recipient, seat, spot in _deal_order(table.state, step):
+            table.record(CardDealt(card=deck.pop(), recipient=recipient, seat=seat, spot=spot))
+    if table.state.phase != "voided":
+        stub = StubCounted(stub_count=len(deck))
+        if count_stub and can_apply(table.state, stub):
+            table.record(stub)
+        _stage(table, deck, irregularity, "after_deal")
+    if table.state.phase != "voided":
+        _play_out(table, strategy or strategy_for(game), rng)
+    else:
+        table.settle()
+    table.record(RoundClosed())
+    events = list(table.events)
+    injected = _inject(events, required_settlement(table.state), dealer_errors)
+    if injected and not _accepted(game, events):
+        # The mistake would be one the engine refuses to record (a collection
+        # before the first decision of a void round): the round stays clean.
+        return SimulatedRound(events=tuple(table.events))
+    return SimulatedRound(events=tuple(events), injected=injected)
+
+
+def _accepted(game: Game, events: Sequence[Event]) -> bool:
+    opened = events[0]
+    assert isinstance(opened, RoundOpened)
+    state = open_round(game, opened)
+    for event in events[1:]:
+        if not can_apply(state, event):
+            return False
+        state = apply(state, event)
+    return True
+
+
+#: The games whose hand-written simulators came before the declarations.
+_HAND_WRITTEN: Mapping[str, Callable[..., SimulatedRound]] = {
+    "criss_cross_poker": simulate_criss_cross,
+    "double_cross_poker": simulate_double_cross,
+}
+
+
+def simulator_for(game_id: str) -> Callable[..., SimulatedRound]:
+    """The simulator of ``game_id``: its hand-written one, else :func:`simulate_declared`.
+
+    Each takes ``(rng, ruleset, *, seats, gaming_day, dealer_errors, irregularity)``.
+    """
+    return _HAND_WRITTEN.get(game_id, simulate_declared)
+
+
+def errors_for(game_id: str) -> Sequence[DealerError | SettlementError]:
+    """The dealer errors worth drawing for ``game_id``'s simulator.
+
+    >>> errors_for("criss_cross_poker") == list(DealerError)
+    True
+    """
+    return list(DealerError) if game_id in _HAND_WRITTEN else ANY_GAME_ERRORS
+
+
+def irregularities_of(game_id: str) -> Sequence[Irregularity]:
+    """The irregularities worth staging for ``game_id``'s simulator."""
+    game = declared(game_id)
+    if game_id in _HAND_WRITTEN or game is None:
+        return list(Irregularity)
+    return irregularities_for(game)
