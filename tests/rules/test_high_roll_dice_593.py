@@ -188,7 +188,10 @@ def test_593_4_d_a_tie_called_by_count_order_is_a_miscall_and_its_payments_findi
     assert [m.section for m in miscalls(result.final_state)] == ["593.4(d)"]
     kinds = {(f.wager, f.kind) for f in result.findings}
     assert kinds == {("PIP_6", FindingKind.UNEXPECTED_PAYMENT),
-                     ("PIP_1", FindingKind.WRONGFUL_COLLECTION)}  # fmt: skip
+                     ("PIP_1", FindingKind.WRONGFUL_COLLECTION),
+                     ("first_roll", FindingKind.WRONG_CALL)}  # fmt: skip
+    (call,) = [f for f in result.findings if f.kind is FindingKind.WRONG_CALL]
+    assert (call.seat, call.section) == (0, "593.4(d)") and "'3x6'" in call.detail
 
 
 def test_593_5_c_the_nine_circle_paid_on_ten_is_a_finding():

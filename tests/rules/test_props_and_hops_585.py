@@ -133,6 +133,19 @@ def test_585_3_g_the_dealers_call_is_judged_and_a_wrong_one_recorded():
     assert str(miscall) in result.settlement.notes
 
 
+def test_585_3_g_a_wrong_call_is_a_finding_of_its_own_and_the_faces_settle():
+    wagers = [(1, "HOP_3_4", 500), (2, "FIELD", 500)]
+    events = a_round(wagers, DiceThrown(faces=(4, 3), called="3-5"),
+                     DealerCollected(seat=2, wager="FIELD", amount_cents=500),
+                     DealerPaid(seat=1, wager="HOP_3_4", amount_cents=7500),
+                     RoundClosed())  # fmt: skip
+    (finding,) = replay(events).findings
+    assert (finding.kind, finding.seat, finding.wager) == (FindingKind.WRONG_CALL, 0, "roll")
+    assert finding.section == "585.3(g)" and "'3-5'" in finding.detail and "'3-4'" in finding.detail
+    right = [*events[:-4], DiceThrown(faces=(4, 3), called="3-4"), *events[-3:]]
+    assert replay(right).findings == ()
+
+
 @pytest.mark.parametrize(
     ("faces", "passes", "shooter", "next_shooter"),
     [((3, 4), "shooter_left", 2, 3), ((3, 4), "dealer_left", 2, 1), ((3, 3), "shooter_left", 2, 2),
