@@ -130,6 +130,7 @@ class Play:
     side_wager_percent: int = 50
     first_wagers_cents: tuple[int, ...] = (500, 1000, 2500)
     side_wagers_cents: tuple[int, ...] = (100, 500, 2500)
+    #: How often a throw of the dice first does not count (a no-roll of a declared kind).
     no_roll_percent: int = 5
 
 
