@@ -25,7 +25,7 @@ from tables.rules.engine import Automation, RuleViolation
 from tables.rules.events import Event, event_from_record
 from tables.rules.events_v1 import V1_FIELDS
 from tables.rules.replay import replay
-from tests.rules.test_replay_equivalence import simulated_rounds
+from tests.rules.test_replay_equivalence import damaged_payloads, simulated_rounds
 
 OBSERVABLE_DIGEST = "1f020ffd5e8170baf8dc1f7b97d6023952c1d922a8b8727fbe7d203a4a6506e6"
 
@@ -99,19 +99,10 @@ def observe(events: tuple[Event, ...], automations: tuple[Automation, ...] = ())
     return "\n".join(lines)
 
 
-def _damaged_payloads(rng: random.Random, payload: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    yield {**payload, "unexpected": 1}
-    for name, value in payload.items():
-        yield {key: item for key, item in payload.items() if key != name}
-        for replacement in (None, 2.5, "", "x", "ah", " 10h ", "Zz", True, [], ["Ah"], 3):
-            if rng.randrange(4) == 0 or value is None:
-                yield {**payload, name: replacement}
-
-
 def _decode_verdicts(rng: random.Random, events: tuple[Event, ...]) -> Iterator[str]:
     for event in events:
         record = v1_record(event)
-        for payload in _damaged_payloads(rng, record["payload"]):
+        for payload in damaged_payloads(rng, record["payload"]):
             try:
                 event_from_record({**record, "payload": payload})
             except ValueError:

@@ -144,8 +144,8 @@ def _replayed(events: tuple[Event, ...], automations: tuple[Automation, ...] = (
     )
 
 
-def _damaged_payloads(rng: random.Random, event: Event) -> Iterator[dict[str, Any]]:
-    payload = event.to_payload()
+def damaged_payloads(rng: random.Random, payload: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """``payload`` with a field added, each field removed, and some fields replaced."""
     yield {**payload, "unexpected": 1}
     for name, value in payload.items():
         yield {key: item for key, item in payload.items() if key != name}
@@ -157,7 +157,7 @@ def _damaged_payloads(rng: random.Random, event: Event) -> Iterator[dict[str, An
 def _decode_errors(rng: random.Random, events: tuple[Event, ...]) -> Iterator[str]:
     for event in events:
         cls = ROUND_EVENT_TYPES[event.TYPE]
-        for payload in _damaged_payloads(rng, event):
+        for payload in damaged_payloads(rng, event.to_payload()):
             try:
                 yield canonical(cls.from_payload(payload))
             except ValueError as error:
