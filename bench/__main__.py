@@ -8,7 +8,8 @@
   export) of simulated days, stage by stage;
 * ``bench.round_append`` — a 95-event round appended one event at a time
   through the ledger: the rounds service's work against one replay;
-* ``bench.parsheet`` — the Three Card Poker exact par sheet, cold (no database).
+* ``bench.parsheet`` — the Three Card Poker exact par sheet, cold (no database);
+* ``bench.dice_parsheet`` — every dice par sheet under every reading, cold.
 
 ``python -m bench --only ledger --batches 500`` runs one of them; options
 after ``--only`` that the dispatcher does not know go to the ledger bench
@@ -25,9 +26,11 @@ import importlib
 import sys
 import traceback
 
-BENCHMARKS = ("ledger", "evaluator", "replay", "close", "round_append", "parsheet")
+BENCHMARKS = (
+    "ledger", "evaluator", "replay", "close", "round_append", "parsheet", "dice_parsheet",
+)  # fmt: skip
 #: Benchmarks run as ``python -m bench.<name>`` in their own interpreter.
-MODULES = ("replay", "close", "round_append", "parsheet")
+MODULES = ("replay", "close", "round_append", "parsheet", "dice_parsheet")
 
 
 def _run_evaluator() -> int:

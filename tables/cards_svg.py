@@ -1,4 +1,4 @@
-"""Cards drawn as small SVGs, suits in colour: people would rather look than read."""
+"""Cards and dice drawn as small SVGs, suits in colour: people would rather look than read."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 _SUITS = {
     "c": ("♣", "#1b1b1b"),
@@ -46,6 +47,65 @@ def card_svg(card: str | None, *, width: int = 44) -> str:
     )
 
 
+#: Where a die's pips sit on a 3×3 grid (0, 1, 2 across and down), by its face.
+_PIPS = {
+    1: ((1, 1),),
+    2: ((0, 0), (2, 2)),
+    3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
+}
+
+
+def die_svg(face: int | None, *, width: int = 30, void: bool = False) -> str:
+    """One die showing ``face`` (1-6) as pips; ``None`` a die whose face was not read.
+
+    ``void`` greys it and strikes it through: a throw that did not count.
+    """
+    fill, pip = ("#eee", "#999") if void else ("#fff", "#1b1b1b")
+    pips = format_html_join(
+        "",
+        '<circle cx="{}" cy="{}" r="3.2" fill="{}"/>',
+        ((9 + 11 * x, 9 + 11 * y, pip) for x, y in _PIPS.get(face or 0, ())),
+    )
+    label = f"die showing {face}" if face else "die not read"
+    strike = mark_safe('<line x1="3" y1="37" x2="37" y2="3" stroke="#c62828" '
+                       'stroke-width="2.5"/>') if void else ""  # fmt: skip
+    return format_html(
+        '<svg class="die" width="{}" height="{}" viewBox="0 0 40 40" role="img" '
+        'aria-label="{}"><rect x="1" y="1" width="38" height="38" rx="7" fill="{}" '
+        'stroke="#666"/>{}{}</svg>',
+        width,
+        width,
+        label,
+        fill,
+        pips,
+        strike,
+    )
+
+
+def dice_html(events: Sequence[Any]) -> str:
+    """Every throw of the round in order, each die as it came to rest; a throw that
+    did not count struck through and named; the dealer's call beside each."""
+    from tables.rules.events import DiceThrown
+
+    throws = [event for event in events if isinstance(event, DiceThrown)]
+    rows = []
+    for number, throw in enumerate(throws, start=1):
+        void = throw.no_roll is not None
+        faces: Sequence[int | None] = throw.faces or ((None,) if void else ())
+        drawn = format_html_join("", "{}", ((die_svg(face, void=void),) for face in faces))
+        what = f"throw {number}" + (f": no roll ({throw.no_roll})" if void else "")
+        if throw.called:
+            what += f", called {throw.called}"
+        rows.append(format_html(
+            '<div class="{}" style="margin:4px 0">{} <span>{}</span></div>',
+            "dice-throw no-roll" if void else "dice-throw", drawn, what,
+        ))  # fmt: skip
+    return format_html_join("", "{}", ((row,) for row in rows))
+
+
 #: The boxes of the cross (community spots named by ``Position``) on a 3×3 grid,
 #: TOP furthest from the dealer, as the games of the cross lay them out.
 _CROSS = ((None, "TOP", None), ("ROW_1", "CENTER", "ROW_3"), (None, "BOTTOM", None))
@@ -82,7 +142,8 @@ def _hand(css: str, label: str, spots: Sequence[str], cards: Mapping[str, str]) 
 def layout_html(game_id: str, events: Sequence[Any]) -> str:
     """A round's cards on the game's own layout: the community spots (the cross
     for the games of the cross, else a row), the dealer's, then each seat dealt
-    in. A spot not dealt (yet) is drawn face down."""
+    in. A spot not dealt (yet) is drawn face down. Then the dice, each throw as
+    thrown (:func:`dice_html`)."""
     from tables.rules.events import CardDealt, Recipient
 
     dealt: dict[tuple[Recipient, int | None], dict[str, str]] = {}
@@ -119,4 +180,5 @@ def layout_html(game_id: str, events: Sequence[Any]) -> str:
         hands.append(_hand("layout-seat", f"seat {seat}", seat_spots,
                            dealt[(Recipient.PLAYER, seat)]))  # fmt: skip
     parts.append(format_html("<div>{}</div>", format_html_join("", "{}", ((h,) for h in hands))))
+    parts.append(dice_html(events))
     return format_html_join("", "{}", ((part,) for part in parts))

@@ -84,7 +84,7 @@ class RoundState:
 
     @cached_property
     def findings(self) -> tuple[engine_replay.Finding, ...]:
-        return engine_replay.findings_for(self.settlement, self.events)
+        return engine_replay.findings_for(self.settlement, self.events, self.state)
 
     @property
     def opened(self) -> RoundOpened:

@@ -132,7 +132,8 @@ def _rounds(
                 errors.append(rng.choice(errors_for(ruleset.game)))
             irregularity = None
             if rng.randrange(100) < irregularity_percent:
-                irregularity = rng.choice(irregularities_of(ruleset.game))
+                staged = irregularities_of(ruleset.game)  # none for a game without cards
+                irregularity = rng.choice(staged) if staged else None
             simulate = simulator_for(ruleset.game)
             simulated = simulate(rng, ruleset, seats=seats, gaming_day=gaming_day,
                                  dealer_errors=errors, irregularity=irregularity)  # fmt: skip

@@ -41,6 +41,7 @@ __all__ = [
     "AnyAmount",
     "EqualTo",
     "MultipleOf",
+    "AtMost",
     "WagerSpec",
     "Choice",
     "Wagering",
@@ -48,6 +49,8 @@ __all__ = [
     "Decide",
     "Reveal",
     "Showdown",
+    "NoRoll",
+    "Throw",
     "Step",
     "OptionSpec",
     "DealingSections",
@@ -69,6 +72,9 @@ class Layout:
     community_spots: tuple[str, ...] = ()
     max_seats: int | None = 7
     seats_section: str = "2(a)"
+    #: The dice thrown at once (0: a card game), ``dice_section`` citing how many.
+    dice: int = 0
+    dice_section: str = "3(a)"
 
 
 class Amount:
@@ -134,6 +140,21 @@ class MultipleOf(Amount):
 
 
 @dataclass(frozen=True, slots=True)
+class AtMost(Amount):
+    """Any amount up to ``cents`` (a wager the chapter caps, "may not be more than $1").
+
+    >>> AtMost(100).refusal({}, 500)
+    'may not be more than 100 cents, got 500'
+    """
+
+    cents: int
+
+    def refusal(self, stakes: Mapping[str, int], amount: int, ruleset: Any = None) -> str | None:
+        return None if amount <= self.cents else (
+            f"may not be more than {self.cents} cents, got {amount}")  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
 class WagerSpec:
     """One betting area of the layout.
 
@@ -150,6 +171,9 @@ class WagerSpec:
     by_choice: bool = False
     handle: bool = True
     offered: Callable[[RoundState], bool] | None = None
+    #: The section that ends this wager's placement, where it is not the game's
+    #: "no more bets" (an electronic lock-out).
+    closes: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +244,43 @@ class Showdown:
     name: str = "settlement"
 
 
-Step = Wagering | Deal | Decide | Reveal | Showdown
+@dataclass(frozen=True, slots=True)
+class NoRoll:
+    """A throw that does not count, of a kind the chapter names, and its remedy.
+
+    ``rethrow``: the dice are thrown again and every wager stands (High Roll
+    Dice's invalid throw, a lid lifted while shaking); otherwise the round is
+    void and every wager returned (Props & Hops's "no roll").
+    """
+
+    section: str
+    reason: str
+    rethrow: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """The dice are thrown (``round.roll``): the faces of every die, once the throw counts.
+
+    ``dice`` (when given) says how many dice this throw has, else the layout's;
+    ``when`` (when given) whether it is thrown at all (an extra roll only for
+    its wagers); a throw of no dice is skipped. ``call`` gives what the dealer
+    must announce for the faces thrown: a different call is recorded as a
+    miscall, never refused. ``settles``: the wagers this throw decides may be
+    paid at once, before the round's last step.
+    """
+
+    name: str
+    section: str
+    no_rolls: Mapping[str, NoRoll] = field(default_factory=dict)
+    dice: Callable[[RoundState], int] | None = None
+    when: Callable[[RoundState], bool] | None = None
+    call: Callable[[RoundState, tuple[int, ...]], str] | None = None
+    call_section: str | None = None
+    settles: bool = False
+
+
+Step = Wagering | Deal | Decide | Reveal | Throw | Showdown
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,6 +389,9 @@ class Game:
     #: A settlement the chapter orders as a whole rather than seat by seat.
     settlement: Callable[[RoundState], Settlement] | None = None
     sections: Mapping[str, str] = field(default_factory=dict)
+    #: What the table carries from this round to its next (opening options such as
+    #: the seat holding the dice shaker), once the round is complete.
+    carries: Callable[[RoundState], Mapping[str, Any]] | None = None
 
     def wager(self, name: str) -> WagerSpec | None:
         """The wager called ``name``, if the game has one (looked up on every wager event)."""

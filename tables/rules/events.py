@@ -72,6 +72,7 @@ __all__ = [
     "PlayDeclared",
     "IrregularityReported",
     "RoundVoided",
+    "DiceThrown",
     "DealerPaid",
     "DealerCollected",
     "WagerReturned",
@@ -744,6 +745,31 @@ class RoundVoided(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DiceThrown(Event):
+    """The dice as uncovered: the face of every die, or why the throw does not count.
+
+    ``faces`` lists every die's uppermost face as seen; ``no_roll`` (a kind the
+    game declares) says the throw does not count (a die out of the shaker, one
+    die on another), with whatever faces could be read. ``called`` is what the
+    dealer announced; the game judges both.
+
+    >>> DiceThrown(faces=(3, 4), called="3-4").to_payload()
+    {'faces': [3, 4], 'no_roll': None, 'called': '3-4'}
+    """
+
+    TYPE: ClassVar[str] = "round.roll"
+    faces: tuple[int, ...] = ()
+    no_roll: str | None = None
+    called: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.no_roll is not None:
+            _check_declared_name("no_roll", self.no_roll)
+        elif not self.faces:
+            raise ValueError("field 'faces' must list every die of a throw that counts")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class _DealerAction(Event):
     seat: int
     wager: str
@@ -802,6 +828,7 @@ ROUND_EVENT_TYPES: Mapping[str, type[Event]] = {
         PlayDeclared,
         IrregularityReported,
         RoundVoided,
+        DiceThrown,
         DealerPaid,
         DealerCollected,
         WagerReturned,

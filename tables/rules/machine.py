@@ -15,7 +15,16 @@ key of ``Game.sections``: ``seated``, ``wagers`` (a wager the game does not
 have), ``by_choice`` (a decision's wager placed early), ``already_placed``,
 ``after_no_more_bets``, ``decisions``, ``card_in_play``, ``card_count``,
 ``early_exposure``, ``no_spot``, ``card_mismatch``, ``showdown``, ``settle``,
-``collect``, ``close``, ``void``, ``irregularities`` and ``payout_limit``.
+``collect``, ``close``, ``void``, ``irregularities`` and ``payout_limit``;
+a dice game adds ``throw`` (a throw out of turn) and, where losing wagers are
+collected before any winner is paid, ``losers_first``.
+
+Dice (a :class:`~tables.rules.declaration.Throw` step): each ``round.roll``
+that counts records the faces of every die under the step's name in
+``RoundState.rolls``; one that does not is kept in ``no_rolls`` and its
+declared remedy applied (thrown again, or the round void). The dealer's call
+is compared with the one the game derives from the faces, and a difference is
+kept in ``miscalls`` and noted in the settlement.
 
 States are values: :func:`apply` returns a new state and never changes one.
 """
@@ -26,7 +35,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple, cast
 
 from tables.rules.cards import Card
-from tables.rules.declaration import Deal, Decide, Game, Reveal, Showdown, Wagering
+from tables.rules.declaration import Deal, Decide, Game, Reveal, Showdown, Throw, Wagering
 from tables.rules.engine import (
     Automation,
     Refusal,
@@ -43,6 +52,7 @@ from tables.rules.events import (
     DealerCollected,
     DealerPaid,
     Decision,
+    DiceThrown,
     Event,
     IrregularityKind,
     IrregularityReported,
@@ -71,6 +81,9 @@ __all__ = [
     "apply",
     "required_settlement",
     "complete",
+    "Miscall",
+    "miscalls",
+    "carried",
 ]
 
 VOIDED = "voided"
@@ -97,6 +110,18 @@ class Seat(NamedTuple):
     def active(self) -> bool:
         """Dealt in, and neither folded nor gone."""
         return self.participating and self.folded_at is None and not self.abandoned
+
+
+class Miscall(NamedTuple):
+    """The dealer announced ``called`` where the dice showed ``derived``."""
+
+    step: str
+    called: str
+    derived: str
+    section: str
+
+    def __str__(self) -> str:
+        return f"{self.section}: the dealer called {self.called!r}; the dice show {self.derived!r}"
 
 
 class RoundState(NamedTuple):
@@ -131,6 +156,13 @@ class RoundState(NamedTuple):
     reshuffle_required: bool = False
     dealer_actions: tuple[Event, ...] = ()
     notes: tuple[str, ...] = ()
+    #: The faces of each counting throw, by the name of its step.
+    rolls: Mapping[str, tuple[int, ...]] = {}
+    #: Throws that did not count: (step, kind).
+    no_rolls: tuple[tuple[str, str], ...] = ()
+    miscalls: tuple[Miscall, ...] = ()
+    #: A throw that ``settles`` was made: the wagers it decided may be paid.
+    settling: bool = False
 
     def section(self, number: str) -> str:
         """Cite ``number`` in this round's chapter."""
@@ -240,6 +272,10 @@ def _refuse_wager(state: RoundState, event: WagerPlaced) -> Refusal | None:
             return Refusal(state.cite("decision_wager"), 'no wager after "no more bets"', "wager")
         return _refuse_choice(state, event, choice or event.wager, event.amount_cents)
     if not isinstance(step, Wagering):
+        closing = state.game.wager(event.wager)
+        if closing is not None and closing.closes is not None:
+            return Refusal(state.section(closing.closes),
+                           f"the {closing.label} is closed: not recognised", "wager")  # fmt: skip
         return Refusal(state.cite("after_no_more_bets"), 'no wager after "no more bets"', "wager")
     spec = state.game.wager(event.wager)
     if spec is None:
@@ -450,11 +486,78 @@ def _refuse_irregularity(state: RoundState, event: IrregularityReported) -> Refu
 def _refuse_dealer_action(state: RoundState, event: Any) -> Refusal | None:
     if event.seat not in state.seats:
         return Refusal(state.cite("settle"), f"seat {event.seat} is not in this round", "seat")
-    if isinstance(event, DealerPaid) and not (complete(state) or state.phase == VOIDED):
+    if isinstance(event, DealerPaid) and not (
+        complete(state) or state.phase == VOIDED or state.settling
+    ):
         return Refusal(state.cite("settle"), "wagers are paid at settlement", None)
+    if isinstance(event, DealerPaid) and "losers_first" in state.game.sections:
+        return _refuse_winner_first(state)
     if isinstance(event, DealerCollected) and isinstance(state.at, Wagering | Deal):
         return Refusal(state.cite("collect"), "nothing is lost before the first decision", None)
     return None
+
+
+def _refuse_winner_first(state: RoundState) -> Refusal | None:
+    """A winner is paid only once every losing wager is collected."""
+    taken: dict[tuple[int, str], int] = {}
+    for action in state.dealer_actions:
+        if isinstance(action, DealerCollected | WagerReturned):
+            sign = 1 if isinstance(action, DealerCollected) else -1
+            key = (action.seat, action.wager)
+            taken[key] = taken.get(key, 0) + sign * action.amount_cents
+    for line in required_settlement(state).lines:
+        if line.collected_cents and taken.get((line.seat, line.wager), 0) < line.collected_cents:
+            return Refusal(
+                state.cite("losers_first"),
+                f"collect seat {line.seat}'s losing {line.wager} before paying any winner",
+                None,
+            )
+    return None
+
+
+def _throw_due(state: RoundState, step: Throw) -> int:
+    return state.game.layout.dice if step.dice is None else step.dice(state)
+
+
+def _refuse_roll(state: RoundState, event: DiceThrown) -> Refusal | None:
+    layout, step = state.game.layout, state.at
+    if not layout.dice:
+        return Refusal("round", f"{state.game.name} is not played with dice", None)
+    if not isinstance(step, Throw):
+        return Refusal(state.cite("throw"), "no throw of the dice is due now", None)
+    if event.no_roll is not None and event.no_roll not in step.no_rolls:
+        kinds = ", ".join(step.no_rolls) or "none"
+        return Refusal(state.section(step.section), f"the throws that do not count are {kinds}",
+                       "no_roll")  # fmt: skip
+    due = _throw_due(state, step)
+    dice = state.section(layout.dice_section)
+    if event.no_roll is None and len(event.faces) != due:
+        return Refusal(dice, f"{due} dice are thrown, got {len(event.faces)} faces", "faces")
+    if event.no_roll is not None and len(event.faces) > due:
+        return Refusal(dice, f"only {due} dice are thrown, got {len(event.faces)}", "faces")
+    for face in event.faces:
+        if not 1 <= face <= 6:
+            return Refusal(dice, f"a die shows 1 to 6, got {face}", "faces")
+    return None
+
+
+def _roll(state: RoundState, event: DiceThrown) -> RoundState:
+    step: Throw = state.at
+    if event.no_roll is not None:
+        state = evolve(state, no_rolls=(*state.no_rolls, (step.name, event.no_roll)))
+        remedy = step.no_rolls[event.no_roll]
+        if remedy.rethrow:
+            return state
+        return _void(state, state.section(remedy.section), remedy.reason)
+    state = evolve(state, rolls={**state.rolls, step.name: event.faces},
+                   settling=state.settling or step.settles)  # fmt: skip
+    if step.call is not None and event.called is not None:
+        derived = step.call(state, event.faces)
+        if event.called.strip().casefold() != derived.casefold():
+            section = state.section(step.call_section or step.section)
+            miscall = Miscall(step.name, event.called, derived, section)
+            state = evolve(state, miscalls=(*state.miscalls, miscall))
+    return _advance(state)
 
 
 def _refuse_close(state: RoundState, event: RoundClosed) -> Refusal | None:
@@ -627,6 +730,11 @@ def _step_done(state: RoundState) -> bool:
         return not state.pending
     if isinstance(step, Reveal):
         return _revealed(state, step)
+    if isinstance(step, Throw):
+        if step.name in state.rolls:
+            return True
+        skipped = step.when is not None and not step.when(state)
+        return skipped or _throw_due(state, step) == 0
     return False
 
 
@@ -673,6 +781,7 @@ _CHECKS: dict[type[Event], Any] = {
     PlayerFolded: lambda state, event: _refuse_choice(state, event, "fold", None),
     IrregularityReported: _refuse_irregularity,
     RoundVoided: lambda state, event: None,
+    DiceThrown: _refuse_roll,
     DealerPaid: _refuse_dealer_action,
     DealerCollected: _refuse_dealer_action,
     WagerReturned: _refuse_dealer_action,
@@ -688,6 +797,7 @@ _STEPS: dict[type[Event], Any] = {
     PlayerFolded: lambda state, event: _decide(state, event.seat, "fold", {}),
     IrregularityReported: _irregularity,
     RoundVoided: lambda state, event: _void(state, "floor", event.reason),
+    DiceThrown: _roll,
     DealerPaid: record_dealer_action,
     DealerCollected: record_dealer_action,
     WagerReturned: record_dealer_action,
@@ -753,7 +863,11 @@ def required_settlement(state: RoundState) -> Settlement:
         "ruleset_id": ruleset.id,
         "rounding": state.rounding.name,
         "options_applied": _options_applied(state),
-        "notes": getattr(ruleset, "settlement_notes", ruleset.notes),
+        "notes": (
+            *getattr(ruleset, "settlement_notes", ruleset.notes),
+            *(str(miscall) for miscall in state.miscalls),
+            *_carried_notes(state),
+        ),
     }
     seats = counterclockwise(state.seats)
     order = tuple(spec.name for spec in game.wagers)
@@ -766,7 +880,7 @@ def required_settlement(state: RoundState) -> Settlement:
     settled: list[SettlementLine] = []
     for seat in seats:
         decided = seat.folded_at or seat.abandoned or (dealt and not seat.participating)
-        if not seat.wagers or not (done or decided):
+        if not seat.wagers or not (done or decided or state.settling):
             continue
         by_wager = {line.wager: line for line in game.settle(state, seat)}
         settled.extend(by_wager[name] for name in order if name in by_wager)
@@ -777,6 +891,23 @@ def required_settlement(state: RoundState) -> Settlement:
                                           section=state.cite("payout_limit"),
                                           group=lambda line: line.player))  # fmt: skip
     return Settlement(lines=tuple(settled), complete=done, **header)
+
+
+def miscalls(state: RoundState) -> tuple[Miscall, ...]:
+    """Every call of the dice the dealer announced wrongly in the round so far."""
+    return state.miscalls
+
+
+def carried(state: RoundState) -> Mapping[str, Any]:
+    """The opening options the table's next round inherits (empty until complete)."""
+    carries = state.game.carries
+    if carries is None or not complete(state):
+        return {}
+    return carries(state)
+
+
+def _carried_notes(state: RoundState) -> tuple[str, ...]:
+    return tuple(f"next round: {name}={value}" for name, value in carried(state).items())
 
 
 # ------------------------------------------------------------ registration

@@ -16,7 +16,10 @@ Finding kinds:
 * ``WRONG_COLLECTION_AMOUNT``: a losing wager was collected for the wrong amount;
 * ``WRONGFUL_COLLECTION``: a winning, pushed or returned wager was collected
   (and not given back);
-* ``WRONG_WAGER``: the dealer paid, collected or returned a wager the seat never placed.
+* ``WRONG_WAGER``: the dealer paid, collected or returned a wager the seat never placed;
+* ``WRONG_CALL``: the dealer announced a throw of the dice other than the faces
+  show (§ 585.3(g), § 593.4(d)); it is the table's, so ``seat`` is 0 and
+  ``wager`` names the throw. The settlement follows the faces, never the call.
 
 >>> Finding(kind=FindingKind.MISSING_PAYMENT, seat=3, wager=Wager.ACROSS_BET,
 ...         expected_cents=2500, recorded_cents=0, section="674a.11(h)(1)(ii)").kind.value
@@ -61,6 +64,7 @@ class FindingKind(enum.StrEnum):
     WRONG_COLLECTION_AMOUNT = "WRONG_COLLECTION_AMOUNT"
     WRONGFUL_COLLECTION = "WRONGFUL_COLLECTION"
     WRONG_WAGER = "WRONG_WAGER"
+    WRONG_CALL = "WRONG_CALL"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -119,14 +123,17 @@ def replay(events: Iterable[Event], automations: Iterable[Automation] = ()) -> R
         events=sequence,
         states=tuple(states),
         settlement=settlement,
-        findings=findings_for(settlement, sequence),
+        findings=findings_for(settlement, sequence, state),
     )
 
 
-def findings_for(settlement: Settlement, events: Sequence[Event]) -> tuple[Finding, ...]:
+def findings_for(
+    settlement: Settlement, events: Sequence[Event], state: Any = None
+) -> tuple[Finding, ...]:
     """Compare the dealer actions among ``events`` with ``settlement``.
 
-    For an incomplete round only wagers already resolved are judged.
+    For an incomplete round only wagers already resolved are judged. The calls
+    of the dice a declared game's ``state`` recorded as wrong follow, in order.
     """
     paid: dict[tuple[int, str], int] = {}
     collected: dict[tuple[int, str], int] = {}
@@ -189,6 +196,11 @@ def findings_for(settlement: Settlement, events: Sequence[Event]) -> tuple[Findi
                     detail="the seat never placed this wager",
                 )
             )
+    findings.extend(
+        Finding(kind=FindingKind.WRONG_CALL, seat=0, wager=miscall.step, expected_cents=0,
+                recorded_cents=0, section=miscall.section, detail=str(miscall))
+        for miscall in getattr(state, "miscalls", ())
+    )  # fmt: skip
     return tuple(findings)
 
 

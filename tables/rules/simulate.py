@@ -63,6 +63,7 @@ __all__ = [
     "Strategy",
     "DealerError",
     "SettlementError",
+    "CallError",
     "Irregularity",
     "InjectedError",
     "SimulatedRound",
@@ -108,6 +109,13 @@ class SettlementError(enum.StrEnum):
     PAY_A_PUSH = "pay_a_push"
 
 
+class CallError(enum.StrEnum):
+    """A dealer mistake in announcing a throw of the dice: the settlement still follows
+    the faces, and replay finds the call (``WRONG_CALL``)."""
+
+    WRONG_CALL = "wrong_call"
+
+
 class Irregularity(enum.StrEnum):
     """An irregularity to stage during the deal."""
 
@@ -121,7 +129,7 @@ class Irregularity(enum.StrEnum):
 class InjectedError:
     """A mistake that was injected, and the finding it must produce."""
 
-    error: DealerError | SettlementError
+    error: DealerError | SettlementError | CallError
     seat: int
     wager: str
     expected_finding: FindingKind

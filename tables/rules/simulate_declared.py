@@ -16,15 +16,21 @@ writes is one the engine accepts:
   once; the reveals; at the showdown each remaining seat's cards turned
   counterclockwise and that seat settled as :func:`machine.required_settlement`
   says (losing and forfeited wagers collected, winners paid, pushes and
-  returned wagers handed back); then ``round.closed``.
+  returned wagers handed back); then ``round.closed``;
+* each throw of the dice (a ``Throw`` step): random faces, at ``no_roll_percent``
+  % first a throw that does not count, of a kind the step declares (its remedy
+  voids the round or has the dice thrown again); the dealer's call is the one
+  the step declares correct. The wagers a throw decides are settled at once;
+  where the game declares ``losers_first`` every losing wager of the table is
+  collected before any winner is paid.
 
 A game's strategy is, in order: the module's ``STRATEGY`` (a module under
 :mod:`tables.rules.games` may declare one), :data:`STRATEGIES` by game id, or
 :func:`first_wagering_choice`. Dealer errors (:class:`DealerError` kinds that
 read any settlement, and every :class:`SettlementError`) and irregularities
 (those the game's remedies void or take a card out for) are injected as in
-:mod:`tables.rules.simulate`; each injected error names the one finding
-replay must make.
+:mod:`tables.rules.simulate`, and :class:`CallError` (a throw announced as other
+faces than it shows); each injected error names the one finding replay must make.
 
 >>> import random
 >>> from tables.rules.registry import ruleset
@@ -43,6 +49,7 @@ from typing import Any
 
 from tables.rules.cards import STANDARD_DECK, Card, parse_cards
 from tables.rules.declaration import (
+    AtMost,
     Choice,
     Deal,
     Decide,
@@ -51,14 +58,17 @@ from tables.rules.declaration import (
     MultipleOf,
     Reveal,
     Showdown,
+    Throw,
     WagerSpec,
 )
 from tables.rules.engine import Outcome
 from tables.rules.events import (
     CardDealt,
     CardExposed,
+    DealerCollected,
     DealingMethod,
     Decision,
+    DiceThrown,
     Event,
     IrregularityKind,
     IrregularityReported,
@@ -72,8 +82,11 @@ from tables.rules.events import (
 from tables.rules.hands import evaluate_three
 from tables.rules.machine import RoundState, Seat, apply, can_apply, open_round, required_settlement
 from tables.rules.registry import declared, game_modules
+from tables.rules.replay import FindingKind
 from tables.rules.simulate import (
+    CallError,
     DealerError,
+    InjectedError,
     Irregularity,
     SettlementError,
     SimulatedRound,
@@ -117,6 +130,8 @@ class Play:
     side_wager_percent: int = 50
     first_wagers_cents: tuple[int, ...] = (500, 1000, 2500)
     side_wagers_cents: tuple[int, ...] = (100, 500, 2500)
+    #: How often a throw of the dice first does not count (a no-roll of a declared kind).
+    no_roll_percent: int = 5
 
 
 def first_wagering_choice(state: RoundState, seat: Seat, step: Decide, rng: random.Random) -> str:
@@ -164,6 +179,8 @@ def irregularities_for(game: Game) -> tuple[Irregularity, ...]:
     ``COMMUNITY_EXPOSED_EARLY`` stands for a community card or, in a game with
     none, a dealer card shown before its reveal.
     """
+    if not any(isinstance(step, Deal) for step in game.steps):
+        return ()  # dice: no deck, no card to show
     found = [Irregularity.ONE_CARD_FACE_UP, Irregularity.TWO_CARDS_FACE_UP]
     if _early_exposure(game) is not None:
         found.append(Irregularity.COMMUNITY_EXPOSED_EARLY)
@@ -193,17 +210,27 @@ class _Table:
         lines = [line for line in required_settlement(self.state).lines
                  if (seats is None or line.seat in seats)
                  and (not forfeited_only or line.outcome is Outcome.FORFEITED)]  # fmt: skip
-        for action in _settle_actions(lines, self.settled):
+        actions = _settle_actions(lines, self.settled)
+        if "losers_first" in self.state.game.sections:
+            actions.sort(key=lambda action: not isinstance(action, DealerCollected))
+        for action in actions:
             self.record(action)
         self.settled.update((line.seat, line.wager) for line in lines)
 
 
 def _amounts(spec: WagerSpec, seat: Seat, ruleset: Any, cents: Sequence[int],
              rng: random.Random) -> Iterator[int]:  # fmt: skip
-    """Amounts to try for ``spec`` at ``seat``: its declared relation's, else chip amounts."""
+    """Amounts to try for ``spec`` at ``seat``: its declared relation's, else chip amounts
+    (under a cap, the cap when none is), then the seat's own stakes (where the rules
+    want wagers of equal value)."""
     relation = spec.amount
+    if isinstance(relation, AtMost):
+        under = [amount for amount in cents if amount <= relation.cents] or [relation.cents]
+        yield from rng.sample(under, len(under))
+        return
     if not isinstance(relation, EqualTo | MultipleOf):
         yield from rng.sample(list(cents), len(cents))
+        yield from sorted(set(seat.wagers.values()))
         return
     base = seat.wagers.get(relation.wager)
     if base is None:
@@ -295,11 +322,54 @@ def _choose(table: _Table, strategy: Strategy, rng: random.Random) -> None:
         table.settle((number,), forfeited_only=True)
 
 
-def _play_out(table: _Table, strategy: Strategy, rng: random.Random) -> None:
-    """Decisions and reveals up to the showdown, then each seat turned and settled."""
+def _wrong_call(state: RoundState, step: Throw, faces: tuple[int, ...],
+                rng: random.Random) -> str | None:  # fmt: skip
+    """A call the step's ``call`` gives for other faces, and not for ``faces``."""
+    assert step.call is not None
+    right = step.call(state, faces)
+    for _ in range(50):
+        other = step.call(state, tuple(rng.randint(1, 6) for _ in faces))
+        if other.casefold() != right.casefold():
+            return other
+    return None
+
+
+def _throw(table: _Table, step: Throw, play: Play, rng: random.Random,
+           calls: list[InjectedError]) -> None:  # fmt: skip
+    """One throw that counts (after, sometimes, one that does not), called by the dealer."""
+    if step.no_rolls and rng.randrange(100) < play.no_roll_percent:
+        table.record(DiceThrown(no_roll=rng.choice(sorted(step.no_rolls))))
+        if table.state.phase == "voided" or table.state.current is not step:
+            return
+    state = table.state
+    due = state.game.layout.dice if step.dice is None else step.dice(state)
+    faces = tuple(rng.randint(1, 6) for _ in range(due))
+    called = None
+    if step.call is not None:
+        thrown = state._replace(rolls={**state.rolls, step.name: faces})
+        called = step.call(thrown, faces)
+        if calls and calls[0].wager == "":
+            wrong = _wrong_call(thrown, step, faces, rng)
+            if wrong is not None:
+                called = wrong
+                calls[0] = InjectedError(error=CallError.WRONG_CALL, seat=0, wager=step.name,
+                                         expected_finding=FindingKind.WRONG_CALL)  # fmt: skip
+    table.record(DiceThrown(faces=faces, called=called))
+    if table.state.settling and not isinstance(table.state.current, Showdown):
+        table.settle()
+
+
+def _play_out(table: _Table, strategy: Strategy, rng: random.Random, play: Play,
+              calls: list[InjectedError]) -> None:  # fmt: skip
+    """Decisions, reveals and throws up to the showdown, then each seat turned and settled."""
     while not isinstance(table.state.current, Showdown):
         step = table.state.current
-        if isinstance(step, Decide):
+        if table.state.phase == "voided":
+            table.settle()
+            return
+        if isinstance(step, Throw):
+            _throw(table, step, play, rng, calls)
+        elif isinstance(step, Decide):
             _choose(table, strategy, rng)
         elif isinstance(step, Reveal):
             recipient = Recipient.DEALER if step.dealer else Recipient.COMMUNITY
@@ -311,6 +381,9 @@ def _play_out(table: _Table, strategy: Strategy, rng: random.Random) -> None:
                                          card=cards[spots.index(spot)]))  # fmt: skip
         else:
             raise AssertionError(f"the simulator cannot walk {step!r}")
+    if "losers_first" in table.state.game.sections:
+        table.settle()  # the whole table at once: every loser before any winner
+        return
     spots = table.state.game.layout.seat_spots
     for number in sorted(table.state.seats, reverse=True):
         seat = table.state.seats[number]
@@ -333,7 +406,7 @@ def simulate_declared(
     options: Mapping[str, Any] | None = None,
     payout_limit_cents: int | None = None,
     count_stub: bool = False,
-    dealer_errors: Sequence[DealerError | SettlementError] = (),
+    dealer_errors: Sequence[DealerError | SettlementError | CallError] = (),
     irregularity: Irregularity | None = None,
 ) -> SimulatedRound:
     """Simulate one legal round of the declared game ``ruleset`` belongs to.
@@ -365,18 +438,25 @@ def simulate_declared(
         if count_stub and can_apply(table.state, stub):
             table.record(stub)
         _stage(table, deck, irregularity, "after_deal")
+    # A placeholder until a throw takes the wrong call (a round may end before any).
+    calls = [InjectedError(error=CallError.WRONG_CALL, seat=0, wager="",
+                           expected_finding=FindingKind.WRONG_CALL)
+             for error in dealer_errors if error is CallError.WRONG_CALL][:1]  # fmt: skip
     if table.state.phase != "voided":
-        _play_out(table, strategy or strategy_for(game), rng)
+        _play_out(table, strategy or strategy_for(game), rng, play, calls)
     else:
         table.settle()
     table.record(RoundClosed())
+    called = tuple(call for call in calls if call.wager)
     events = list(table.events)
-    injected = _inject(events, required_settlement(table.state), dealer_errors)
+    settlement_errors = [error for error in dealer_errors if not isinstance(error, CallError)]
+    injected = _inject(events, required_settlement(table.state), settlement_errors)
     if injected and not _accepted(game, events):
         # The mistake would be one the engine refuses to record (a collection
-        # before the first decision of a void round): the round stays clean.
-        return SimulatedRound(events=tuple(table.events))
-    return SimulatedRound(events=tuple(events), injected=injected)
+        # before the first decision of a void round, a winner paid before a
+        # loser is collected): the settlement stays clean.
+        return SimulatedRound(events=tuple(table.events), injected=called)
+    return SimulatedRound(events=tuple(events), injected=(*injected, *called))
 
 
 def _accepted(game: Game, events: Sequence[Event]) -> bool:
@@ -405,13 +485,20 @@ def simulator_for(game_id: str) -> Callable[..., SimulatedRound]:
     return _HAND_WRITTEN.get(game_id, simulate_declared)
 
 
-def errors_for(game_id: str) -> Sequence[DealerError | SettlementError]:
-    """The dealer errors worth drawing for ``game_id``'s simulator.
+def errors_for(game_id: str) -> Sequence[DealerError | SettlementError | CallError]:
+    """The dealer errors worth drawing for ``game_id``'s simulator (a wrong call where
+    the game's dice are called).
 
     >>> errors_for("criss_cross_poker") == list(DealerError)
     True
     """
-    return list(DealerError) if game_id in _HAND_WRITTEN else ANY_GAME_ERRORS
+    if game_id in _HAND_WRITTEN:
+        return list(DealerError)
+    game = declared(game_id)
+    if game is not None and any(isinstance(step, Throw) and step.call is not None
+                                for step in game.steps):  # fmt: skip
+        return (*ANY_GAME_ERRORS, CallError.WRONG_CALL)
+    return ANY_GAME_ERRORS
 
 
 def irregularities_of(game_id: str) -> Sequence[Irregularity]:

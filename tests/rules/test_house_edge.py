@@ -110,3 +110,18 @@ def test_every_handle_wager_of_a_game_with_generated_edges_has_exactly_one_edge(
         for ruleset in game.rulesets:
             named = [name for edge in house_edges(ruleset.id) for name in edge.handle]
             assert sorted(named) == sorted(game.handle_wagers), game_id
+
+
+def test_593_5_c_finance_reads_an_option_back_from_the_text_a_settlement_records():
+    """Settlements record each option as text (``nine_wins_on_ten`` "True"); the
+    theoretical win finance computes from them uses the option itself."""
+    from tables.rules.house_edge import house_edges
+
+    for value in (False, True):
+        as_recorded = house_edges("PA-593-2014", options={"nine_wins_on_ten": str(value)})
+        assert as_recorded == house_edges("PA-593-2014", options={"nine_wins_on_ten": value})
+    assert house_edges("PA-593-2014", options={"nine_wins_on_ten": "True"}) != house_edges(
+        "PA-593-2014", options={"nine_wins_on_ten": "False"}
+    )
+    with pytest.raises(ValueError, match="593.5"):
+        house_edges("PA-593-2014", options={"nine_wins_on_ten": "maybe"})

@@ -15,6 +15,7 @@ from tables.rules.events import (
     DealerCollected,
     DealerPaid,
     Decision,
+    DiceThrown,
     Options,
     RoundClosed,
     RoundOpened,
@@ -162,6 +163,8 @@ def _all_event_examples():
         WagerReturned(seat=1, wager=Wager.ANTE_ACROSS, amount_cents=5),
         Decision(seat=2, choice="play", amount_cents=500, params=Options({"alignment": "V"})),
         RoundClosed(),
+        DiceThrown(faces=(3, 4), called="3-4"),
+        DiceThrown(no_roll="DIE_ON_DIE", faces=(6,)),
     ]
     events += dc_round(
         community="7s 4c Jd Ks 2h", dealer="8c 8d", holes={1: "9h 9d"}, three_card={1: 500}

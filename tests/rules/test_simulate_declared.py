@@ -187,3 +187,70 @@ def test_the_declared_simulator_walks_criss_cross_from_its_declaration_too():
                                     count_stub=True)  # fmt: skip
             result = replay(sim.events)
             assert result.findings == () and result.final_state.phase == "closed"
+
+
+DICE = [ruleset("PA-585-2014"), ruleset("PA-593-2014")]
+
+
+@pytest.mark.parametrize("dice_ruleset", DICE, ids=lambda r: r.game)
+def test_simulated_dice_rounds_replay_and_replay_finds_exactly_the_injected_errors(dice_ruleset):
+    from tables.rules.events import DiceThrown
+    from tables.rules.replay import FindingKind
+    from tables.rules.simulate import CallError
+    from tables.rules.simulate_declared import Play, errors_for
+
+    assert CallError.WRONG_CALL in errors_for(dice_ruleset.game)
+    kinds, no_rolls = set(), 0
+    for seed in range(60):
+        errors = [[], [CallError.WRONG_CALL], [DealerError.MISPAY_FIRST_WIN],
+                  [SettlementError.MISS_A_PAYMENT, CallError.WRONG_CALL]][seed % 4]  # fmt: skip
+        sim = simulate_declared(random.Random(seed), dice_ruleset, seats=(1, 2, 3),
+                                play=Play(no_roll_percent=20), dealer_errors=errors)  # fmt: skip
+        result = replay(sim.events)
+        assert result.final_state.phase == "closed" and result.settlement.complete
+        expected = [(i.expected_finding, i.seat, i.wager) for i in sim.injected]
+        assert [(f.kind, f.seat, f.wager) for f in result.findings] == expected, seed
+        kinds |= {f.kind for f in result.findings}
+        no_rolls += sum(1 for e in sim.events if isinstance(e, DiceThrown) and e.no_roll)
+    assert {FindingKind.WRONG_CALL, FindingKind.MISPAID_AMOUNT} <= kinds and no_rolls
+
+
+def test_585_3_f_g_h_a_no_roll_returns_every_wager_and_losers_are_collected_before_winners():
+    from tables.rules.events import DealerPaid, DiceThrown, WagerReturned
+    from tables.rules.simulate_declared import Play
+
+    voided = settled = 0
+    for seed in range(40):
+        sim = simulate_declared(random.Random(seed), DICE[0], seats=(1, 2, 3),
+                                play=Play(no_roll_percent=50))  # fmt: skip
+        kinds = [type(e) for e in sim.events]
+        throw = next(e for e in sim.events if isinstance(e, DiceThrown))
+        if throw.no_roll in ("DIE_OUT_OF_SHAKER", "DIE_ON_DIE", "NOT_FLAT"):
+            voided += 1  # § 585.3(f)-(g): every wager returned
+            placed = sum(1 for e in sim.events if isinstance(e, WagerPlaced))
+            assert kinds.count(WagerReturned) == placed and DealerPaid not in kinds
+        elif DealerPaid in kinds and DealerCollected in kinds:
+            settled += 1  # § 585.3(h): the last collection comes before the first payment
+            last = max(i for i, kind in enumerate(kinds) if kind is DealerCollected)
+            assert last < kinds.index(DealerPaid)
+    assert voided and settled
+
+
+def test_593_1_b_and_2_e_4_simulated_wagers_are_of_equal_value_and_millionaire_row_at_most_1():
+    equal = ("PIP_", "LIKE_", "EXTRA_ROLL")
+    millionaire = 0
+    for seed in range(40):
+        sim = simulate_declared(random.Random(seed), DICE[1], seats=(1, 2, 3))
+        for seat in (1, 2, 3):
+            placed = [e for e in sim.events if isinstance(e, WagerPlaced) and e.seat == seat]
+            assert placed and placed[0].wager.startswith("PIP_")  # § 593.2(e)(1) first
+            assert len({e.amount_cents for e in placed if e.wager.startswith(equal)}) == 1
+            rows = [e.amount_cents for e in placed if e.wager.startswith("MILLION_")]
+            assert all(amount <= 100 for amount in rows)
+            millionaire += len(rows)
+    assert millionaire
+
+
+def test_a_dice_game_stages_no_card_irregularity():
+    assert irregularities_for(declared("props_and_hops")) == ()
+    assert irregularities_for(declared("high_roll_dice")) == ()

@@ -147,12 +147,14 @@ class Command(BaseCommand):
         for table_id, game, rulesets, low, high, dealing in [*DEMO_TABLES, *declared_tables()]:
             if Table.objects.filter(table_id=table_id).exists():
                 continue
+            # Six positions, or fewer where a rule set seats fewer (High Roll Dice: five).
+            seated = [get_ruleset(r).max_seats for r in rulesets if get_ruleset(r).max_seats]
             table = Table(
                 table_id=table_id,
                 game=game,
                 min_wager_cents=low,
                 max_wager_cents=high,
-                positions=6,
+                positions=min([6, *seated]),
                 dealing_method=dealing,
             )
             for ruleset_id in rulesets:

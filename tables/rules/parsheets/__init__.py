@@ -56,8 +56,9 @@ def games() -> tuple[str, ...]:
 
 
 def options(game_id: str, chosen: Mapping[str, Any], ruleset: Any = None) -> dict[str, Any]:
-    """Every declared option of ``game_id``: ``chosen``, else the rule set's default,
-    else the declaration's.
+    """Every declared option of ``game_id``: ``chosen`` (a value or its text, as a
+    settlement's ``options_applied`` records it), else the rule set's default, else
+    the declaration's.
 
     :raises ValueError: naming an option the game does not declare or a value it
         does not allow, with the option's section.
@@ -71,6 +72,8 @@ def options(game_id: str, chosen: Mapping[str, Any], ruleset: Any = None) -> dic
     values = {}
     for name, spec in specs.items():
         value = chosen.get(name, defaults.get(name, spec.default))
+        # A settlement records each option as text ("False"): read it back as its choice.
+        value = next((choice for choice in spec.choices if str(choice) == value), value)
         if value not in spec.choices:
             section = ruleset.section(spec.section) if ruleset is not None else spec.section
             allowed = ", ".join("none" if c is None else str(c) for c in spec.choices)

@@ -1,0 +1,151 @@
+"""High Roll Dice (§ 593): every wager exactly, by multinomial counting over ten dice.
+
+Ten dice fall in 3,003 multisets; each is weighted by the number of ordered
+throws giving it (10! / the product of each face's count!), out of 6^10. The
+extra roll of the 10 - N unmatched dice adds k more of the kept face with the
+binomial weight C(10 - N, k) 5^(10-N-k) / 6^(10-N) (§ 593.4(g)-(h)).
+
+>>> sum(first_roll().values())
+Fraction(1, 1)
+>>> round(float(count_probabilities()[3]), 4)
+0.5293
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections import Counter
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from tables.rules.games import high_roll_dice_593 as game
+from tables.rules.house_edge import HouseEdge
+
+__all__ = ["first_roll", "count_probabilities", "extra_roll", "wager_edges", "combination",
+           "parsheet", "house_edges"]  # fmt: skip
+
+DICE = 10
+
+
+@functools.cache
+def first_roll() -> Mapping[tuple[int, int], Fraction]:
+    """P(the winning face, its count) over the 3,003 multisets of ten dice."""
+    found: Counter[tuple[int, int]] = Counter()
+    for multiset in itertools.combinations_with_replacement(range(1, 7), DICE):
+        counts = Counter(multiset)
+        ways = math.factorial(DICE)
+        for count in counts.values():
+            ways //= math.factorial(count)
+        found[game.first_count(multiset)] += ways
+    return {key: Fraction(ways, 6**DICE) for key, ways in found.items()}
+
+
+@functools.cache
+def count_probabilities() -> Mapping[int, Fraction]:
+    """P(N): the count of the face occurring most on the first roll."""
+    result: dict[int, Fraction] = {}
+    for (_, count), probability in first_roll().items():
+        result[count] = result.get(count, Fraction(0)) + probability
+    return dict(sorted(result.items()))
+
+
+def extra_roll(count: int) -> dict[int, Fraction]:
+    """P(final count) after the extra roll of the 10 - ``count`` unmatched dice."""
+    left = DICE - count
+    return {count + k: Fraction(math.comb(left, k) * 5 ** (left - k), 6**left)
+            for k in range(left + 1)}  # fmt: skip
+
+
+def _like(options: Mapping[str, Any]) -> dict[int, Fraction]:
+    odds = game.like_kind_odds(options["seven_of_a_kind"], options["three_of_a_kind"])
+    return {count: item.ratio for count, item in odds.items()}
+
+
+def wager_edges(options: Mapping[str, Any]) -> dict[str, Fraction]:
+    """House edge per unit of each single wager settled on the first roll (§ 593.5(a)-(c))."""
+    faces: dict[int, Fraction] = {}
+    for (face, _), probability in first_roll().items():
+        faces[face] = faces.get(face, Fraction(0)) + probability
+    counts, like = count_probabilities(), _like(options)
+    edges = {}
+    for face, name in game.PIPS.items():
+        win = faces[face]
+        edges[name] = -(win * game.PIP_ODDS[face].ratio - (1 - win))
+    for count, name in game.CIRCLES.items():
+        edges[name] = -(counts[count] * like[count] - (1 - counts[count]))
+    for count, name in game.MILLIONAIRE.items():
+        win = counts.get(count, Fraction(0))
+        if count == 9 and options["nine_wins_on_ten"]:
+            win += counts.get(10, Fraction(0))
+        amount = Fraction(game.MILLIONAIRE_PAYS[count], game.MILLIONAIRE_MAX_CENTS)
+        amount -= 1 if options["millionaire_includes_stake"] else 0
+        edges[name] = -(win * amount - (1 - win))
+    return edges
+
+
+def combination(options: Mapping[str, Any], extra: bool) -> Fraction:
+    """Expected result per unit of all seven Like Kind circles, and the Extra Roll if ``extra``."""
+    like, reading = _like(options), options["extra_roll"]
+    total = Fraction(0)
+    for count, p_count in count_probabilities().items():
+        if not extra:
+            total += p_count * (like.get(count, 0) - sum(c != count for c in like))
+            continue
+        for final, p_final in extra_roll(count).items():
+            value = Fraction(like.get(count, 0))
+            value -= sum(c < count for c in like)
+            kept = [c for c in like if c > count]
+            reached = final in kept
+            value -= len(kept) - reached
+            if reached and reading != "final_count":
+                value += game.EXTRA_ODDS[final].ratio
+            if reading == "final_count":
+                paid_first = final == count and count in like
+                value += (game.EXTRA_ODDS[final].ratio if final in game.EXTRA_ODDS
+                          and not paid_first else -1)  # fmt: skip
+            elif not (reading == "circles_stake_returned" and reached):
+                value -= 1
+            total += p_count * p_final * value
+    return total / (len(like) + extra)
+
+
+def _readings() -> list[dict[str, Any]]:
+    rows = []
+    for seven, three, reading in itertools.product(game.SEVENS, game.THREES, game.EXTRA_READINGS):
+        options = {"seven_of_a_kind": seven, "three_of_a_kind": three, "extra_roll": reading,
+                   "nine_wins_on_ten": False, "millionaire_includes_stake": False}  # fmt: skip
+        circles = combination(options, extra=False)
+        both = combination(options, extra=True)
+        rows.append({"seven_of_a_kind": seven, "three_of_a_kind": three, "extra_roll": reading,
+                     "all_circles_edge": -circles, "all_circles_and_extra_roll_edge": -both,
+                     "extra_roll_edge": -(8 * both - 7 * circles)})  # fmt: skip
+    return rows
+
+
+def parsheet(ruleset: Any, options: Mapping[str, Any]) -> dict[str, Any]:
+    """Every wager under ``options``, and the combinations under every reading."""
+    return {
+        "title": "High Roll Dice - EXACT by multinomial counting over the 3,003 multisets of "
+        "ten dice (593.2, 593.5)",
+        "count_probabilities": count_probabilities(),
+        "wagers": wager_edges(options),
+        "readings": _readings(),
+        "notes": [
+            "extra_roll_edge: what the Extra Roll adds per unit of it, beside all seven "
+            "circles (593.4(g)-(h)); an edge below 0 favours the player."
+        ],  # fmt: skip
+    }
+
+
+def house_edges(ruleset: Any, options: Mapping[str, Any]) -> tuple[HouseEdge, ...]:
+    """Each wager's exact edge; the Extra Roll's is its value beside all seven circles."""
+    source = ", ".join(f"{name} {value}" for name, value in sorted(options.items()))
+    edges = tuple(HouseEdge(handle=frozenset({name}), edge=edge, source=f"exact, {source}")
+                  for name, edge in wager_edges(options).items())  # fmt: skip
+    circles, both = combination(options, extra=False), combination(options, extra=True)
+    extra = HouseEdge(handle=frozenset({game.EXTRA_ROLL}), edge=-(8 * both - 7 * circles),
+                      source=f"exact, beside all seven circles, {source}")  # fmt: skip
+    return (*edges, extra)
