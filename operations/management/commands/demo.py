@@ -46,6 +46,16 @@ DEMO_TABLES = [
 ]
 
 
+def _deals_cards(table_id: str) -> bool:
+    """Whether the game at ``table_id`` deals cards (so needs a deck)."""
+    from tables.models import Table
+    from tables.rules.registry import declared
+
+    game = declared(Table.objects.get(table_id=table_id).game)
+    return game is None or bool(game.layout.seat_spots or game.layout.dealer_spots
+                                or game.layout.community_spots)  # fmt: skip
+
+
 def declared_tables() -> list[tuple[str, str, list[str], int, int, str]]:
     """One table for every other game in the engine's registry, so a new game
     module is on the demo floor with no edit here: named by the game's initials
@@ -279,13 +289,14 @@ class Command(BaseCommand):
                                               "dealer": dealer, "floorperson": "floor"})],
                    expected_version=0, actor=floor)  # fmt: skip
             since = now - datetime.timedelta(hours=hours)
-            append(f"deck:{table_id}-{today:%Y%m%d}-RED", [
-                NewEvent("deck.received", {"table_id": table_id, "back_colour": "red",
-                                           "received_by": "floor"}, occurred_at=since),
-                NewEvent("deck.inspected", {"dealer": dealer}, occurred_at=since),
-                NewEvent("deck.verified", {"floorperson": "floor2"}, occurred_at=since),
-                NewEvent("deck.put_in_use", {}, occurred_at=since),
-            ], expected_version=0, actor=floor)  # fmt: skip
+            if _deals_cards(table_id):  # a dice game's table takes no deck
+                append(f"deck:{table_id}-{today:%Y%m%d}-RED", [
+                    NewEvent("deck.received", {"table_id": table_id, "back_colour": "red",
+                                               "received_by": "floor"}, occurred_at=since),
+                    NewEvent("deck.inspected", {"dealer": dealer}, occurred_at=since),
+                    NewEvent("deck.verified", {"floorperson": "floor2"}, occurred_at=since),
+                    NewEvent("deck.put_in_use", {}, occurred_at=since),
+                ], expected_version=0, actor=floor)  # fmt: skip
             fill = {"table_id": table_id, "gaming_day": str(today),
                     "amounts": {"2500": 40 * number}, "requested_by": "cage"}  # fmt: skip
             events = [NewEvent("slip.fill_requested", fill)]
