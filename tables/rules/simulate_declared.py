@@ -25,10 +25,11 @@ writes is one the engine accepts:
   collected before any winner is paid.
 
 A game's strategy is, in order: the module's ``STRATEGY`` (a module under
-:mod:`tables.rules.games` may declare one), :data:`STRATEGIES` by game id, or
-:func:`first_wagering_choice`. Dealer errors (:class:`DealerError` kinds that
-read any settlement, and every :class:`SettlementError`) and irregularities
-(those the game's remedies void or take a card out for) are injected as in
+:mod:`tables.rules.games` may declare one), its par-sheet module's ``STRATEGY``
+(:mod:`tables.rules.parsheets`), or :func:`first_wagering_choice`. Dealer
+errors (:class:`DealerError` kinds that read any settlement, and every
+:class:`SettlementError`) and irregularities (those the game's remedies void
+or take a card out for) are injected as in
 :mod:`tables.rules.simulate`, and :class:`CallError` (a throw announced as other
 faces than it shows); each injected error names the one finding replay must make.
 
@@ -47,7 +48,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tables.rules.cards import STANDARD_DECK, Card, parse_cards
+from tables.rules.cards import STANDARD_DECK, Card
 from tables.rules.declaration import (
     AtMost,
     Choice,
@@ -79,7 +80,6 @@ from tables.rules.events import (
     StubCounted,
     WagerPlaced,
 )
-from tables.rules.hands import evaluate_three
 from tables.rules.machine import RoundState, Seat, apply, can_apply, open_round, required_settlement
 from tables.rules.registry import declared, game_modules
 from tables.rules.replay import FindingKind
@@ -99,10 +99,8 @@ from tables.rules.simulate import (
 __all__ = [
     "Play",
     "Strategy",
-    "STRATEGIES",
     "ANY_GAME_ERRORS",
     "first_wagering_choice",
-    "queen_six_four",
     "strategy_for",
     "irregularities_for",
     "simulate_declared",
@@ -142,24 +140,16 @@ def first_wagering_choice(state: RoundState, seat: Seat, step: Decide, rng: rand
     return step.choices[0].name
 
 
-_QUEEN_SIX_FOUR = evaluate_three(parse_cards("Qc 6d 4h"))
-
-
-def queen_six_four(state: RoundState, seat: Seat, step: Decide, rng: random.Random) -> str:
-    """Three Card Poker (§ 565.11(b)): play with queen-six-four or better, else fold."""
-    cards = [card for card in seat.cards if card is not None]
-    return "play" if evaluate_three(cards) >= _QUEEN_SIX_FOUR else "fold"
-
-
-#: Strategies kept here by game id, for game modules with no room to declare one.
-STRATEGIES: Mapping[str, Strategy] = {"three_card_poker": queen_six_four}
-
-
 def strategy_for(game: Game) -> Strategy:
-    """The game module's ``STRATEGY``, else :data:`STRATEGIES`'s, else the default."""
-    module = game_modules().get(game.id)
-    own: Strategy | None = getattr(module, "STRATEGY", None)
-    return own or STRATEGIES.get(game.id, first_wagering_choice)
+    """The game module's ``STRATEGY``, else its par sheet's (the strategy the par sheet
+    proves optimal), else :func:`first_wagering_choice`."""
+    from tables.rules import parsheets
+
+    for module in (game_modules().get(game.id), parsheets.module(game.id)):
+        own: Strategy | None = getattr(module, "STRATEGY", None)
+        if own is not None:
+            return own
+    return first_wagering_choice
 
 
 def _early_exposure(game: Game) -> tuple[IrregularityKind, Recipient, str] | None:

@@ -380,3 +380,16 @@ def house_edges(ruleset: Any, options: Mapping[str, Any]) -> tuple[HouseEdge, ..
         HouseEdge(handle=frozenset({tcp.PAIR_PLUS}), edge=pair_plus_sheet(pair_plus).house_edge,
                   source=f"exact over 22,100 hands, pay table {pair_plus} (565.12(d))"),
     )  # fmt: skip
+
+
+_QUEEN_SIX_FOUR = three_card_strength((Card.parse("Qc"), Card.parse("6d"), Card.parse("4h")))
+
+
+def queen_six_four(state: Any, seat: Any, step: Any, rng: Any) -> str:
+    """§ 565.11(b) under the strategy this sheet proves optimal: play Q-6-4 or better."""
+    cards = [card for card in seat.cards if card is not None]
+    return "play" if three_card_strength(cards) >= _QUEEN_SIX_FOUR else "fold"
+
+
+#: The simulator plays the strategy this par sheet proves optimal.
+STRATEGY = queen_six_four
