@@ -40,26 +40,30 @@ EVENT_TYPES = [
     "finding.accepted",
     "compliance.resolved",
     "compliance.accepted",
+    "dice.received",
+    "dice.inspected",
+    "dice.placed_in_shaker",
 ]
 
 # fmt: off
 # Columns follow EVENT_TYPES: round.{wager_placed, closed}; table.{opened, buy_in, closed}
 # and slip.{fill_requested, approved, voided}; deck.{received, inspected, verified,
 # stub_counted}; compliance.acknowledged; count.{entered, verified}; a finding's steps:
-# finding.{acknowledged, resolved, accepted}, compliance.{resolved, accepted}.
+# finding.{acknowledged, resolved, accepted}, compliance.{resolved, accepted};
+# dice.{received, inspected, placed_in_shaker} (§ 585.3, § 593.3).
 # 1 = may append, 0 = refused (403).
-#                         round  table    slip     deck        compl. count  finding  compl.
+#                         round  table    slip     deck        compl. count  finding  compl. dice
 EXPECTED = {
-    Role.DEALER:           [1, 1,  0, 1, 0, 0, 0, 0,  0, 1, 0, 1,  0,  0, 0,  0, 0, 0,  0, 0],
-    Role.TABLE_DEVICE:     [1, 1,  0, 1, 0, 0, 0, 0,  0, 0, 0, 1,  0,  0, 0,  0, 0, 0,  0, 0],
-    Role.FLOORPERSON:      [1, 1,  1, 1, 1, 1, 1, 1,  1, 1, 1, 1,  1,  0, 0,  1, 1, 0,  1, 0],
-    Role.SHIFT_SUPERVISOR: [1, 1,  1, 1, 1, 1, 1, 1,  1, 1, 1, 1,  1,  1, 1,  1, 1, 1,  1, 1],
-    Role.CAGE_CASHIER:     [0, 0,  0, 0, 0, 1, 1, 0,  0, 0, 0, 0,  0,  0, 0,  0, 0, 0,  0, 0],
-    Role.FINANCE:          [0, 0,  0, 0, 0, 0, 0, 0,  0, 0, 0, 0,  0,  1, 1,  0, 0, 0,  0, 0],
-    Role.REGULATOR:        [0, 0,  0, 0, 0, 0, 0, 0,  0, 0, 0, 0,  0,  0, 0,  0, 0, 0,  0, 0],
-    Role.ADMINISTRATOR:    [0, 0,  0, 0, 0, 0, 0, 0,  0, 0, 0, 0,  0,  0, 0,  0, 0, 0,  0, 0],
-    Role.SYSTEM:           [1, 1,  1, 1, 1, 1, 1, 1,  1, 1, 1, 1,  1,  1, 1,  1, 1, 1,  1, 1],
-    None:                  [0, 0,  0, 0, 0, 0, 0, 0,  0, 0, 0, 0,  0,  0, 0,  0, 0, 0,  0, 0],
+    Role.DEALER:           [1, 1,  0, 1, 0, 0, 0, 0,  0, 1, 0, 1,  0,  0, 0,  0, 0, 0,  0, 0,  0, 1, 0],
+    Role.TABLE_DEVICE:     [1, 1,  0, 1, 0, 0, 0, 0,  0, 0, 0, 1,  0,  0, 0,  0, 0, 0,  0, 0,  0, 0, 0],
+    Role.FLOORPERSON:      [1, 1,  1, 1, 1, 1, 1, 1,  1, 1, 1, 1,  1,  0, 0,  1, 1, 0,  1, 0,  1, 1, 1],
+    Role.SHIFT_SUPERVISOR: [1, 1,  1, 1, 1, 1, 1, 1,  1, 1, 1, 1,  1,  1, 1,  1, 1, 1,  1, 1,  1, 1, 1],
+    Role.CAGE_CASHIER:     [0, 0,  0, 0, 0, 1, 1, 0,  0, 0, 0, 0,  0,  0, 0,  0, 0, 0,  0, 0,  0, 0, 0],
+    Role.FINANCE:          [0, 0,  0, 0, 0, 0, 0, 0,  0, 0, 0, 0,  0,  1, 1,  0, 0, 0,  0, 0,  0, 0, 0],
+    Role.REGULATOR:        [0, 0,  0, 0, 0, 0, 0, 0,  0, 0, 0, 0,  0,  0, 0,  0, 0, 0,  0, 0,  0, 0, 0],
+    Role.ADMINISTRATOR:    [0, 0,  0, 0, 0, 0, 0, 0,  0, 0, 0, 0,  0,  0, 0,  0, 0, 0,  0, 0,  0, 0, 0],
+    Role.SYSTEM:           [1, 1,  1, 1, 1, 1, 1, 1,  1, 1, 1, 1,  1,  1, 1,  1, 1, 1,  1, 1,  1, 1, 1],
+    None:                  [0, 0,  0, 0, 0, 0, 0, 0,  0, 0, 0, 0,  0,  0, 0,  0, 0, 0,  0, 0,  0, 0, 0],
 }
 # fmt: on
 
