@@ -14,7 +14,16 @@ from audit.admin import ReadOnlyAdmin
 from audit.ledger import read_stream
 from tables.cards_svg import layout_html
 from tables.formatting import cite, denominations, dollars, moment
-from tables.models import ComplianceFinding, Deck, Finding, Round, Slip, Table, TableDay
+from tables.models import (
+    ComplianceFinding,
+    Deck,
+    DiceSet,
+    Finding,
+    Round,
+    Slip,
+    Table,
+    TableDay,
+)
 from tables.rounds import SERVICE as ROUND_STATES
 
 _money = dollars
@@ -344,6 +353,13 @@ class SlipAdmin(ReadOnlyAdmin):
 class DeckAdmin(ReadOnlyAdmin):
     list_display = ["deck_id", "table_id", "status", "in_use_since", "inspected_by",
                     "verified_by"]  # fmt: skip
+    list_filter = ["status", "table_id"]
+
+
+@admin.register(DiceSet)
+class DiceSetAdmin(ReadOnlyAdmin):
+    list_display = ["dice_id", "table_id", "status", "count", "in_shaker_since", "placed_by",
+                    "removed_at", "cancelled"]  # fmt: skip
     list_filter = ["status", "table_id"]
 
 

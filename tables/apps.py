@@ -12,6 +12,7 @@ class TablesConfig(AppConfig):
             compliance,
             count,
             decks,
+            dice,
             exports,
             projections,
             reviews,

@@ -10,7 +10,12 @@ Each finding is its own stream, named by what it is about:
   shoe);
 - ``compliance:stub-count-missing:<deck_id>:<last count>`` — more rounds than
   the rule set allows since the stub was last counted (§ 592.8(f)), at a table
-  without a shuffler that counts the cards.
+  without a shuffler that counts the cards;
+- ``compliance:dice-change-due:<dice_id>:<in shaker since>`` and
+  ``compliance:dice-overdue:<dice_id>:<in shaker since>`` — the same for dice
+  placed in a shaker, which may not remain on a table for more than 24 hours
+  (§ 585.3(b)(1), § 593.3(b)(1)). Their id is kept in the finding's
+  ``deck_id`` column: the column names the equipment the finding is about.
 
 The job appends each with ``expected_version=0``: a stream that exists is a
 finding already raised, so running the job twice raises nothing new, and two
@@ -61,6 +66,8 @@ from tables.models import (
     ComplianceFinding,
     Deck,
     DeckStatus,
+    DiceSet,
+    DiceStatus,
     Round,
     Shuffler,
     Table,
@@ -81,11 +88,13 @@ COMPLIANCE_STREAM_KIND = "compliance"
 DECK_CHANGE_DUE = "compliance.deck_change_due"
 DECK_OVERDUE = "compliance.deck_overdue"
 STUB_COUNT_MISSING = "compliance.stub_count_missing"
+DICE_CHANGE_DUE = "compliance.dice_change_due"
+DICE_OVERDUE = "compliance.dice_overdue"
 ACKNOWLEDGED = "compliance.acknowledged"
 RESOLVED = "compliance.resolved"
 ACCEPTED = "compliance.accepted"
 
-FINDING_TYPES = (DECK_CHANGE_DUE, DECK_OVERDUE, STUB_COUNT_MISSING)
+FINDING_TYPES = (DECK_CHANGE_DUE, DECK_OVERDUE, STUB_COUNT_MISSING, DICE_CHANGE_DUE, DICE_OVERDUE)
 STEP_TYPES = (ACKNOWLEDGED, RESOLVED, ACCEPTED)
 COMPLIANCE_EVENT_TYPES = (*FINDING_TYPES, *STEP_TYPES)
 
@@ -134,6 +143,32 @@ _SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
             }  # fmt: skip
         ),
     ),
+    DICE_CHANGE_DUE: (
+        "Dice in a shaker fall due for removal soon (§ 585.3(b)(1), § 593.3(b)(1)).",
+        object_schema(
+            {
+                "table_id": _ID,
+                "dice_id": _ID,
+                "due_at": _MOMENT,
+                "lead_minutes": _COUNT,
+                "section": _SECTION,
+                "gaming_day": _DAY,
+            }  # fmt: skip
+        ),
+    ),
+    DICE_OVERDUE: (
+        "Dice have remained on a table more than 24 hours (§ 585.3(b)(1), § 593.3(b)(1)).",
+        object_schema(
+            {
+                "table_id": _ID,
+                "dice_id": _ID,
+                "due_at": _MOMENT,
+                "minutes_over": _COUNT,
+                "section": _SECTION,
+                "gaming_day": _DAY,
+            }  # fmt: skip
+        ),
+    ),
     ACKNOWLEDGED: (
         "A floorperson or shift supervisor acknowledged the finding.",
         object_schema(
@@ -162,6 +197,8 @@ STREAM_SEGMENT = {
     DECK_CHANGE_DUE: "deck-change-due",
     DECK_OVERDUE: "deck-overdue",
     STUB_COUNT_MISSING: "stub-count-missing",
+    DICE_CHANGE_DUE: "dice-change-due",
+    DICE_OVERDUE: "dice-overdue",
 }
 
 
@@ -198,8 +235,8 @@ def compliance_policy(
 register_stream_kind(
     StreamKind(
         name=COMPLIANCE_STREAM_KIND,
-        description="One compliance finding outside a round (deck change due or overdue, "
-        "stub count missing) and its acknowledgement.",
+        description="One compliance finding outside a round (deck or dice change due or "
+        "overdue, stub count missing) and its acknowledgement.",
         accepts=frozenset(COMPLIANCE_EVENT_TYPES),
         policy=compliance_policy,
     )
@@ -236,15 +273,20 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
        ``stub_count_every_rounds`` rounds opened since the deck went in use or
        since the last stub count (a ``deck.stub_counted`` event or a round that
        counted the stub) → ``stub_count_missing``.
-    3. Run the compliance projection.
+    3. For each set of dice in a shaker at an active table: the same notice
+       and finding against ``in_shaker_since`` + 24 hours (§ 585.3(b)(1),
+       § 593.3(b)(1)).
+    4. Run the compliance projection.
 
     Returns what it raised; running it again at the same ``now`` raises nothing.
     """
     from tables.decks import DECKS
+    from tables.dice import DICE
     from tables.projections import ROUNDS
 
-    # The job reads the deck and round read models: bring them up to date first.
+    # The job reads the deck, dice and round read models: bring them up to date first.
     run_projection(DECKS)
+    run_projection(DICE)
     run_projection(ROUNDS)
     lead = datetime.timedelta(minutes=settings.DECK_CHANGE_LEAD_MINUTES)
     gaming_day = current_gaming_day(now).isoformat()
@@ -280,6 +322,7 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
                 candidates.append((STUB_COUNT_MISSING, stamp(counted_since), table,
                                    deck.deck_id, {**base, "rounds_without_count": rounds,
                                                   "section": ruleset.section("8(f)")}))  # fmt: skip
+    candidates += _dice_candidates(now, tables, lead, gaming_day)
     raised = []
     actor = Actor.system("deck-check")
     with projections_deferred():
@@ -291,6 +334,35 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
     if raised and settings.LEDGER_PROJECT_ON_APPEND:
         schedule_projections()
     return raised
+
+
+def _dice_candidates(
+    now: datetime.datetime, tables: dict[str, Table], lead: datetime.timedelta, gaming_day: str
+) -> list[tuple[str, str, Table, str, dict[str, Any]]]:
+    """Dice due for removal or overdue: placed in the shaker more than the
+    rule set's hours ago (§ 585.3(b)(1), § 593.3(b)(1): 24)."""
+    candidates: list[tuple[str, str, Table, str, dict[str, Any]]] = []
+    sets = DiceSet.objects.filter(
+        status=DiceStatus.IN_SHAKER, table_id__in=list(tables), in_shaker_since__lte=now
+    ).order_by("table_id", "in_shaker_since", "dice_id")
+    for dice in sets:
+        table = tables[dice.table_id]
+        interval = table.dice_change_interval()
+        if interval is None:
+            continue
+        due_at = dice.in_shaker_since + interval
+        base = {"table_id": table.table_id, "dice_id": dice.dice_id, "gaming_day": gaming_day,
+                "due_at": due_at.isoformat(), "section": table.dice_change_section()}  # fmt: skip
+        since = stamp(dice.in_shaker_since)
+        if now > due_at:
+            minutes_over = int((now - due_at).total_seconds() // 60)
+            candidates.append((DICE_OVERDUE, since, table, dice.dice_id,
+                               {**base, "minutes_over": minutes_over}))  # fmt: skip
+        elif now >= due_at - lead:
+            lead_minutes = settings.DECK_CHANGE_LEAD_MINUTES
+            candidates.append((DICE_CHANGE_DUE, since, table, dice.dice_id,
+                               {**base, "lead_minutes": lead_minutes}))  # fmt: skip
+    return candidates
 
 
 def _raise(
@@ -337,11 +409,23 @@ _KIND = {
     DECK_CHANGE_DUE: "deck_change_due",
     DECK_OVERDUE: "deck_overdue",
     STUB_COUNT_MISSING: "stub_count_missing",
+    DICE_CHANGE_DUE: "dice_change_due",
+    DICE_OVERDUE: "dice_overdue",
 }
+
+#: The finding kinds that stay on the board past their gaming day until worked.
+STANDING_KINDS = ("deck_overdue", "stub_count_missing", "dice_overdue")
 
 
 def describe(event_type: str, payload: dict[str, Any]) -> str:
     """What the finding says, its moments in the casino's zone to the second."""
+    if event_type in (DICE_CHANGE_DUE, DICE_OVERDUE):
+        table, dice, section = payload["table_id"], payload["dice_id"], cite(payload["section"])
+        if event_type == DICE_CHANGE_DUE:
+            return (f"dice {dice} at {table} must be taken off the table by "
+                    f"{moment(payload['due_at'])} ({section})")  # fmt: skip
+        return (f"dice {dice} at {table} were due off the table at {moment(payload['due_at'])}: "
+                f"{payload['minutes_over']} minutes over ({section})")  # fmt: skip
     table, deck, section = payload["table_id"], payload["deck_id"], cite(payload["section"])
     if event_type == DECK_CHANGE_DUE:
         return f"deck {deck} at {table} must be changed by {moment(payload['due_at'])} ({section})"
@@ -376,7 +460,7 @@ def _apply_compliance(batch: list[RecordedEvent]) -> None:
                 stream_id=stream_id,
                 kind=_KIND[finding.event_type],
                 table_id=payload["table_id"],
-                deck_id=payload["deck_id"],
+                deck_id=payload.get("deck_id") or payload["dice_id"],
                 gaming_day=datetime.date.fromisoformat(payload["gaming_day"]),
                 section=payload["section"],
                 detail=describe(finding.event_type, payload),
@@ -396,7 +480,7 @@ def _clear() -> None:
 COMPLIANCE = register(
     Projection(
         name="tables.compliance",
-        description="Compliance findings outside rounds (deck changes, stub counts) and "
+        description="Compliance findings outside rounds (deck and dice changes, stub counts) and "
         "their acknowledgements.",
         event_types=frozenset(COMPLIANCE_EVENT_TYPES),
         apply=_apply_compliance,

@@ -11,6 +11,7 @@ from audit.providers import ExportFile, register_export_file
 from tables.models import (
     ComplianceFinding,
     Deck,
+    DiceSet,
     Finding,
     Round,
     Slip,
@@ -25,6 +26,11 @@ def _decks_in_use(day: datetime.date, start: datetime.datetime, end: datetime.da
     return Deck.objects.filter(in_use)
 
 
+def _dice_on_tables(day: datetime.date, start: datetime.datetime, end: datetime.datetime):
+    on_table = Q(received_at__lt=end) & (Q(removed_at__isnull=True) | Q(removed_at__gte=start))
+    return DiceSet.objects.filter(on_table)
+
+
 for _file in (
     ExportFile("rounds.csv", lambda day, start, end: Round.objects.filter(gaming_day=day)),
     ExportFile("findings.csv", lambda day, start, end: Finding.objects.filter(gaming_day=day)),
@@ -32,6 +38,7 @@ for _file in (
     ExportFile("table_days.csv",
                lambda day, start, end: TableDay.objects.filter(gaming_day=day)),
     ExportFile("decks.csv", _decks_in_use),
+    ExportFile("dice.csv", _dice_on_tables),
     ExportFile("compliance.csv",
                lambda day, start, end: ComplianceFinding.objects.filter(gaming_day=day)),
     # The close's reconciliation (empty until the day is closed).

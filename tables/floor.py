@@ -20,12 +20,15 @@ from django.utils import timezone
 from audit.ledger import read_stream, versions_at
 from casino.models import current_gaming_day
 from tables.actions import actions_allowed
+from tables.compliance import STANDING_KINDS
 from tables.formatting import cite, dollars
 from tables.models import (
     UNRESOLVED,
     ComplianceFinding,
     Deck,
     DeckStatus,
+    DiceSet,
+    DiceStatus,
     Finding,
     FindingReview,
     ReviewStatus,
@@ -63,7 +66,7 @@ def _open_findings(day: datetime.date) -> dict[str, dict[str, int]]:
             by_status[str(status)] += 1
     compliance = (
         ComplianceFinding.objects.filter(status__in=UNRESOLVED)
-        .filter(Q(gaming_day=day) | Q(kind__in=["deck_overdue", "stub_count_missing"]))
+        .filter(Q(gaming_day=day) | Q(kind__in=STANDING_KINDS))
         .values_list("table_id", "status")
     )
     for table_id, status in compliance:
@@ -120,6 +123,9 @@ def board_state(now: datetime.datetime, user: Any = None) -> dict[str, Any]:
     decks: dict[str, list[Deck]] = {}
     for deck in Deck.objects.filter(status=DeckStatus.IN_USE).order_by("in_use_since"):
         decks.setdefault(deck.table_id, []).append(deck)
+    dice: dict[str, list[DiceSet]] = {}
+    for dice_set in DiceSet.objects.filter(status=DiceStatus.IN_SHAKER).order_by("in_shaker_since"):
+        dice.setdefault(dice_set.table_id, []).append(dice_set)
     tiles = []
     for table in tables:
         table_day = days.get(table.table_id)
@@ -129,6 +135,8 @@ def board_state(now: datetime.datetime, user: Any = None) -> dict[str, Any]:
             due_at = deck.in_use_since + interval if interval and deck.in_use_since else None
             tile_decks.append(
                 {
+                    "kind": "deck",
+                    "label": f"Deck {deck.deck_id}",
                     "deck_id": deck.deck_id,
                     "in_use_since": deck.in_use_since.isoformat() if deck.in_use_since else None,
                     "due_at": due_at.isoformat() if due_at else None,
@@ -136,6 +144,7 @@ def board_state(now: datetime.datetime, user: Any = None) -> dict[str, Any]:
                     "section": cite(table.deck_change_section()) if interval else "",
                 }
             )
+        tile_decks += _dice_tiles(table, dice.get(table.table_id, []), now)
         open_findings = findings.get(table.table_id, {"open": 0, "acknowledged": 0})
         tiles.append(
             {
@@ -156,6 +165,23 @@ def board_state(now: datetime.datetime, user: Any = None) -> dict[str, Any]:
         )
     return {"gaming_day": day.isoformat(), "now": now.isoformat(), "tables": tiles,
             "can": actions_allowed(user) if user is not None else {}}  # fmt: skip
+
+
+def _dice_tiles(table: Table, sets: list[DiceSet], now: datetime.datetime) -> list[dict]:
+    """Dice in the shaker, beside the decks in the same column: the time left
+    before they may no longer remain on the table (§ 585.3(b)(1), § 593.3(b)(1))."""
+    interval = table.dice_change_interval()
+    tiles = []
+    for dice_set in sets:
+        due_at = dice_set.in_shaker_since + interval if interval else None
+        tiles.append({
+            "kind": "dice", "label": f"Dice {dice_set.dice_id}", "deck_id": dice_set.dice_id,
+            "in_use_since": dice_set.in_shaker_since.isoformat(),
+            "due_at": due_at.isoformat() if due_at else None,
+            "seconds_left": int((due_at - now).total_seconds()) if due_at else None,
+            "section": cite(table.dice_change_section()) if interval else "",
+        })  # fmt: skip
+    return tiles
 
 
 @staff_member_required

@@ -166,6 +166,22 @@ class Table(models.Model):
     def deck_change_section(self) -> str:
         return self.ruleset.section("3(c)")
 
+    def dice_count(self) -> int:
+        """How many dice the game's layout throws (0 for a card game)."""
+        from tables.rules.registry import declared
+
+        game = declared(self.game)
+        return game.layout.dice if game is not None else 0
+
+    def dice_change_interval(self) -> datetime.timedelta | None:
+        """How long dice placed in the shaker may stay on the table (§ 585.3(b)(1),
+        § 593.3(b)(1): 24 hours); ``None`` where the rule set states none."""
+        hours = getattr(self.ruleset, "dice_change_hours", None)
+        return None if hours is None else datetime.timedelta(hours=hours)
+
+    def dice_change_section(self) -> str:
+        return self.ruleset.section(self.ruleset.dice_change_section)
+
     def clean(self) -> None:
         from django.core.exceptions import ValidationError
 
@@ -305,6 +321,38 @@ class Deck(models.Model):
 
     def __str__(self) -> str:
         return self.deck_id
+
+
+class DiceStatus(models.TextChoices):
+    RECEIVED = "received", "received"
+    INSPECTED = "inspected", "inspected"
+    IN_SHAKER = "in_shaker", "in the shaker at its table"
+    REMOVED = "removed", "removed"
+
+
+class DiceSet(models.Model):
+    """A set of dice's life at a table (projection of its ledger stream)."""
+
+    stream_id = models.CharField(max_length=200, primary_key=True)
+    dice_id = models.CharField(max_length=100)
+    table_id = models.CharField(max_length=50)
+    status = models.CharField(max_length=10, choices=DiceStatus.choices)
+    count = models.PositiveSmallIntegerField()
+    received_at = models.DateTimeField()
+    inspected_by = models.CharField(max_length=150, blank=True)
+    placed_by = models.CharField(max_length=150, blank=True)
+    in_shaker_since = models.DateTimeField(null=True, blank=True)
+    removed_at = models.DateTimeField(null=True, blank=True)
+    removed_reason = models.TextField(blank=True)
+    cancelled = models.BooleanField(default=False)
+    computed_at_position = models.BigIntegerField()
+
+    class Meta:
+        # The compliance job and the floor board: dice in a shaker, by table.
+        indexes = [models.Index(fields=["status", "table_id"], name="dice_status_table")]
+
+    def __str__(self) -> str:
+        return self.dice_id
 
 
 class ReviewStatus(models.TextChoices):

@@ -329,6 +329,9 @@ class GameRuleSet:
     deck_change_hours_hand_dealt: int | None = 4
     deck_change_hours_shoe: int | None = 8
     stub_count_every_rounds: int = 5
+    #: How long dice placed in the shaker may stay on the table, and where that is written.
+    dice_change_hours: int | None = None
+    dice_change_section: str = ""
     notes: tuple[str, ...] = ()
 
     def section(self, number: str) -> str:

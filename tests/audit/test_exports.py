@@ -43,6 +43,7 @@ DAY_FILES = [
     "close_events.jsonl",
     "compliance.csv",
     "decks.csv",
+    "dice.csv",
     "events.jsonl",
     "findings.csv",
     "manifest.json",
@@ -136,7 +137,7 @@ def test_dollars_are_exact(cents, text):
 def test_the_shipped_verifier_passes_a_fresh_export(exported, days):
     code, out = _run(exported / "verify_export.py", exported)
     assert code == 0, out
-    assert "15 files" not in out and "14 files match manifest.json" in out
+    assert "16 files" not in out and "15 files match manifest.json" in out
     assert "Ed25519 signature verifies" in out
     assert f"{days.events} event hashes and {days.rounds + 1} stream chains intact" in out
     assert "Merkle root of" in out

@@ -84,6 +84,30 @@ def test_592_3_c_the_floor_board_shows_an_overdue_deck_in_red(floor, page, log_i
     assert page.locator('.tile[data-table="CC-02"] .deck .countdown').inner_text().startswith("6:")
 
 
+def test_585_3_b_1_the_floor_board_shows_dice_due_off_the_table_in_amber(
+    floor, page, log_in, live_server
+):
+    Table.objects.create(table_id="PAH-01", game="props_and_hops", ruleset_id="PA-585-2014",
+                         min_wager_cents=100, max_wager_cents=50000,
+                         dealing_method="HAND")  # fmt: skip
+    since = timezone.now() - datetime.timedelta(hours=23, minutes=45)
+    append("dice:P1", [
+        NewEvent("dice.received", {"table_id": "PAH-01", "count": 2, "received_by": "frankie"},
+                 occurred_at=since),
+        NewEvent("dice.inspected", {"inspected_by": "frankie"}, occurred_at=since),
+        NewEvent("dice.placed_in_shaker", {"floorperson": "frankie", "dealer": "dana"},
+                 occurred_at=since),
+    ], expected_version=0, actor=SYSTEM)  # fmt: skip
+    run_all()
+    log_in("sam")
+    page.goto(f"{live_server.url}/admin/floor/")
+    due = page.locator('.tile[data-table="PAH-01"] .deck.due[data-kind="dice"]')
+    due.wait_for()
+    assert "Dice P1: off the table in" in due.inner_text()
+    assert "585.3(b)(1)" in due.inner_text()
+    assert due.evaluate("d => getComputedStyle(d).backgroundColor") == "rgb(255, 242, 204)"
+
+
 def test_a_round_shows_its_cards_drawn_and_the_settlement(floor, page, log_in, live_server):
     events, _ = criss_cross_round(round_id="CC-01-1")
     append(

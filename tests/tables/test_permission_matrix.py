@@ -81,10 +81,23 @@ def test_each_role_may_append_exactly_the_event_types_of_the_matrix(role):
     assert not differences, f"{role or 'no role'}: unexpected {differences}"
 
 
+#: The dice's stream (§ 585.3, § 593.3): the dealer inspects, the pit records the rest.
+DICE_TYPES = ["dice.received", "dice.inspected", "dice.placed_in_shaker", "dice.removed"]
+DICE_EXPECTED = {Role.DEALER: [0, 1, 0, 0], Role.FLOORPERSON: [1, 1, 1, 1],
+                 Role.SHIFT_SUPERVISOR: [1, 1, 1, 1], Role.SYSTEM: [1, 1, 1, 1]}  # fmt: skip
+
+
+@pytest.mark.parametrize("role", list(EXPECTED), ids=lambda role: str(role or "no role"))
+def test_each_role_may_append_exactly_the_dice_events_of_the_matrix(role):
+    actor = Actor(username="someone", roles=frozenset({role.value} if role else set()))
+    granted = [int(may_append(actor, event_type)) for event_type in DICE_TYPES]
+    assert granted == DICE_EXPECTED.get(role, [0, 0, 0, 0])
+
+
 def test_the_representative_event_types_are_registered():
     from audit.registry import REGISTRY
 
-    assert not [name for name in EVENT_TYPES if name not in REGISTRY.event_types]
+    assert not [name for name in [*EVENT_TYPES, *DICE_TYPES] if name not in REGISTRY.event_types]
 
 
 # --- through the API ---------------------------------------------------------------------------

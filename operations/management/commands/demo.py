@@ -56,6 +56,29 @@ def _deals_cards(table_id: str) -> bool:
                                 or game.layout.community_spots)  # fmt: skip
 
 
+#: How long ago the demo's dice went into the shaker: PAH-01's are due off the
+#: table within the half hour (amber on the floor board), HRD-01's are fresh.
+DICE_HOURS_IN_SHAKER = {"PAH-01": 23.75}
+
+
+def _dice_in_shaker(table_id: str, today, dealer: str, now, actor) -> None:
+    """A set of dice received, inspected and placed in the shaker at ``table_id``."""
+    import datetime
+
+    from audit.ledger import NewEvent, append
+    from tables.models import Table
+
+    since = now - datetime.timedelta(hours=DICE_HOURS_IN_SHAKER.get(table_id, 3))
+    count = Table.objects.get(table_id=table_id).dice_count()
+    append(f"dice:{table_id}-{today:%Y%m%d}", [
+        NewEvent("dice.received", {"table_id": table_id, "count": count, "received_by": "floor"},
+                 occurred_at=since),
+        NewEvent("dice.inspected", {"inspected_by": "floor2"}, occurred_at=since),
+        NewEvent("dice.placed_in_shaker", {"floorperson": "floor", "dealer": dealer},
+                 occurred_at=since),
+    ], expected_version=0, actor=actor)  # fmt: skip
+
+
 def declared_tables() -> list[tuple[str, str, list[str], int, int, str]]:
     """One table for every other game in the engine's registry, so a new game
     module is on the demo floor with no edit here: named by the game's initials
@@ -202,7 +225,8 @@ class Command(BaseCommand):
         variances; every other registered game's table (``declared_tables``,
         Three Card Poker's TCP-01) plays and closes beside them; then today with
         Double Cross and those tables, where the tables are opened,
-        decks put in use (one overdue, one due), fills requested and approved,
+        decks put in use (one overdue, one due), dice in the shaker at the dice
+        tables (PAH-01's due), fills requested and approved,
         and the deck job runs."""
         import datetime
 
@@ -297,6 +321,8 @@ class Command(BaseCommand):
                     NewEvent("deck.verified", {"floorperson": "floor2"}, occurred_at=since),
                     NewEvent("deck.put_in_use", {}, occurred_at=since),
                 ], expected_version=0, actor=floor)  # fmt: skip
+            else:  # its dice in the shaker instead, one set near its 24 hours (§ 585.3(b)(1))
+                _dice_in_shaker(table_id, today, dealer, now, floor)
             fill = {"table_id": table_id, "gaming_day": str(today),
                     "amounts": {"2500": 40 * number}, "requested_by": "cage"}  # fmt: skip
             events = [NewEvent("slip.fill_requested", fill)]
@@ -304,4 +330,6 @@ class Command(BaseCommand):
                 events.append(NewEvent("slip.approved", {"approved_by": "floor"}))
             append(f"slip:{today.year}-{number:06d}", events, expected_version=0, actor=floor)
         run_all()
-        self.stdout.write(f"Opened {len(hours_in_use)} tables for {today} with decks and fills.")
+        self.stdout.write(
+            f"Opened {len(hours_in_use)} tables for {today} with decks, dice and fills."
+        )

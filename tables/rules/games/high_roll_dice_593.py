@@ -196,6 +196,7 @@ PA_593_2014 = GameRuleSet(
     id="PA-593-2014", game="high_roll_dice", jurisdiction="PA", chapter="593",
     effective_from=datetime.date(2014, 10, 25), max_seats=5,
     deck_change_hours_hand_dealt=None, deck_change_hours_shoe=None,
+    dice_change_hours=24, dice_change_section="3(b)(1)",
     notes=("Temporary chapter, compilation current as of 2014-10-25, no effective date given; "
            "read as in force until replaced. Dice may not remain on a table more than 24 hours "
            "(593.3(b)(1)).",),

@@ -145,6 +145,7 @@ PA_585_2014 = GameRuleSet(
     id="PA-585-2014", game="props_and_hops", jurisdiction="PA", chapter="585",
     effective_from=datetime.date(2014, 10, 25), max_seats=6,
     deck_change_hours_hand_dealt=None, deck_change_hours_shoe=None,
+    dice_change_hours=24, dice_change_section="3(b)(1)",
     notes=("Temporary chapter, compilation current as of 2014-10-25; read as in force until "
            "replaced. Dice may not remain on a table more than 24 hours (585.3(b)(1)).",),
 )  # fmt: skip
