@@ -27,7 +27,9 @@ the first inconsistency, naming it (exit status 1):
    stream's chain (versions consecutive, each prev_hash the previous
    event's hash, from genesis or from the stream's head before the day in
    prior_heads.jsonl, whose own hash is recomputed too), global positions
-   increasing, every recorded_at inside the seal's window;
+   increasing, every recorded_at inside the seal's window unless the event
+   is at or before the seal's ``cutoff_position`` (a day's own streams are
+   sealed up to the close's cutoff, whenever recorded);
 4. the Merkle root of the streams' last events equals the seal's, and the
    event and stream counts match;
 5. close_events.jsonl (the day's close, when present): every hash and link
@@ -310,8 +312,13 @@ def check_events(directory, body, label):
         if event["position"] <= last_position:
             raise Inconsistent(f"{where}: global position {event['position']} out of order")
         last_position = event["position"]
-        if not window["start"] <= event["recorded_at"] < window["end"]:
-            raise Inconsistent(f"{where}: recorded_at outside the gaming day's window")
+        # A day's own streams are sealed up to the close's cutoff whenever
+        # they were recorded (an import, a device's buffer): only an event
+        # past the cutoff must have been recorded inside the window.
+        if (not window["start"] <= event["recorded_at"] < window["end"]
+                and event["position"] > body.get("cutoff_position", 0)):
+            raise Inconsistent(f"{where}: recorded_at outside the gaming day's window "
+                               "and position past the seal's cutoff_position")
         if stream_id in heads:
             before = heads[stream_id]
         elif version == 1:
