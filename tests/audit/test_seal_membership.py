@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import base64
 import datetime
+import hashlib
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from django.db import connection
 
-from audit.exports import export_day
+from audit.exports import export_day, pretty_json
 from audit.ledger import append, head_position
 from audit.seals import day_members, day_window, member_rows, seal_day, verify_seal
 from casino.models import Casino, Jurisdiction
@@ -97,12 +100,45 @@ def test_days_recorded_late_are_sealed_over_their_events_each_event_once(monkeyp
     assert members[FIRST] | members[SECOND] | members[THIRD] == _all_positions()
 
     # The export of a day recorded late lists its events and verifies offline.
-    exported = export_day(SECOND, tmp_path)
+    exported = export_day(FIRST, tmp_path)
     lines = (exported / "events.jsonl").read_bytes().splitlines()
-    assert len(lines) == seals[SECOND].event_count
-    done = subprocess.run([sys.executable, str(exported / "verify_export.py"), str(exported)],
+    assert len(lines) == seals[FIRST].event_count
+    code, out = _verify(exported)
+    assert code == 0, out
+    assert "rounds, table days, slips and counts listed have their events" in out
+
+
+def _verify(directory: Path) -> tuple[int, str]:
+    done = subprocess.run([sys.executable, str(directory / "verify_export.py"), str(directory)],
                           capture_output=True, text=True, check=False)  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
+    return done.returncode, done.stdout + done.stderr
+
+
+def _rehash(directory: Path, name: str) -> None:
+    """What a forger does after editing a file: manifest.json re-hashed."""
+    manifest = json.loads((directory / "manifest.json").read_text())
+    data = (directory / name).read_bytes()
+    manifest["files"][name] = {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
+    (directory / "manifest.json").write_bytes(pretty_json(manifest))
+
+
+def test_the_verifier_names_a_listed_round_whose_events_were_removed(monkeypatch, tmp_path):
+    LedgerClock(monkeypatch, LATE)
+    jurisdiction, _ = Jurisdiction.objects.get_or_create(code="PA", name="Pennsylvania")
+    Casino.objects.create(name="Test casino", jurisdiction=jurisdiction)
+    simulate_gaming_day(TABLES, FIRST, rounds_per_table=2, seed=5)
+    exported = export_day(FIRST, tmp_path, now=AFTER)
+    assert _verify(exported)[0] == 0
+    victim = "round:CC-1-20260309-00002"
+    events = exported / "events.jsonl"
+    kept = [line for line in events.read_bytes().splitlines(keepends=True)
+            if json.loads(line)["stream_id"] != victim]  # fmt: skip
+    assert len(kept) < len(events.read_bytes().splitlines())
+    events.write_bytes(b"".join(kept))
+    _rehash(exported, "events.jsonl")
+    code, out = _verify(exported)
+    assert code == 1
+    assert f"rounds.csv line 3: the round {victim} is listed but its events are absent" in out
 
 
 def test_a_day_sealed_without_a_cutoff_takes_the_ledger_head(monkeypatch):
