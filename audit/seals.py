@@ -1,14 +1,21 @@
 """Gaming-day seals: a signed Merkle root over every stream the day touched.
 
-Which events belong to a day. An event belongs to the gaming day whose
-[start, end) bounds (the registered calendar's ``gaming_day_bounds``,
-``audit.providers``; the casino's) contain its
-``recorded_at``: the ledger's own clock, never the device's ``occurred_at``.
-A late correction therefore falls into the day it is *recorded*, not the day
-it corrects, and a closed day's set of events can never grow: once the day
-has ended, every new event is recorded in a later day. Within a stream,
-``recorded_at`` never goes backwards (version n+1 is chained onto a committed
-version n), so a stream's events in one day are consecutive versions.
+Which events belong to a day (``day_members``): the close's membership.
+The streams that belong to the gaming day (which they are is the apps'
+knowledge, registered as ``audit.providers.DayStreams``: table days, counts,
+rounds, slips) are sealed with every event up to the seal's
+``cutoff_position`` (the ledger position the day's close read up to; the
+ledger's head when sealed without a close), whenever recorded: a day
+imported later, or replayed from a device's buffer, is sealed over its own
+events. Every other event belongs to the day whose [start, end) bounds (the
+registered calendar's ``gaming_day_bounds``) contain its ``recorded_at``,
+the ledger's own clock: the events of streams of no day, and those appended
+to an earlier day's stream after its sealed cutoff (a correction falls into
+the day it is *recorded*, not the day it corrects). A later day's streams
+wait for that day's seal. So each event is in exactly one seal, and a stream's
+events in one seal are consecutive versions. With no day streams registered,
+a seal holds the events recorded in its window (``window.membership`` says
+which rule a seal used).
 
 The seal body (``pitboss-day-seal/1``) is a JSON object, signed as canonical
 JSON (``audit.hashing.canonical_json``: sorted keys, no spaces, UTF-8):
@@ -24,7 +31,8 @@ JSON (``audit.hashing.canonical_json``: sorted keys, no spaces, UTF-8):
 * ``previous_seal_hash``: SHA-256 of the canonical JSON of the previous
   seal's body (the latest earlier sealed day; sixty-four zeros for the first
   seal), so seals form one chain. The database makes it unique: no fork.
-* ``events``, ``streams``, the window, the casino and ``sealed_at``.
+* ``events``, ``streams``, the window, ``cutoff_position``, the casino and
+  ``sealed_at``.
 * ``contents`` (format 2): what the day's export says beyond its events,
   signed with them: ``files``, the SHA-256 and size of every read-model CSV
   of the day (``audit.providers.export_files``: the win report, the
