@@ -45,7 +45,14 @@ from audit.registry import (
     register_event_type,
     register_stream_kind,
 )
-from audit.seals import code_points, day_window, seal_day, verify_seal
+from audit.seals import (
+    before_members,
+    day_members,
+    day_window,
+    member_rows,
+    seal_day,
+    verify_seal,
+)
 from audit.storage import json_text, loads_json, stamp, stream_rows, timestamp_text
 
 EXPORT_FORMAT = "pitboss-day-export/1"
@@ -142,38 +149,18 @@ def event_line(row: tuple[Any, ...]) -> bytes:
     }) + b"\n"  # fmt: skip
 
 
-def _day_events(start: datetime.datetime, end: datetime.datetime) -> Iterator[tuple[Any, ...]]:
-    """The day's events in global order, streamed, between the first and last
-    position recorded in the window (found through the ``recorded_at``
-    index), so the scan never touches the rest of the ledger."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT min(position), max(position) FROM ledger_event "
-            "WHERE recorded_at >= %s AND recorded_at < %s",
-            [start, end],
-        )
-        first, last = cursor.fetchone()
-    if first is None:
-        return
-    yield from stream_rows(
-        f"SELECT {_event_columns()} FROM ledger_event WHERE position >= %s AND position <= %s "
-        "AND recorded_at >= %s AND recorded_at < %s ORDER BY position",
-        [first, last, start, end], PAGE,
-    )  # fmt: skip
+def _day_events(day: datetime.date, cutoff: int | None) -> Iterator[tuple[Any, ...]]:
+    """The events the day's seal covers (``audit.seals.day_members``) in
+    global order, streamed."""
+    start, end = day_window(day)
+    return member_rows(day_members(day, start, end, cutoff))
 
 
-def _prior_heads(start: datetime.datetime, end: datetime.datetime) -> Iterator[tuple[Any, ...]]:
-    """For each stream whose first event of the day is not its first, the
-    event just before the day, by stream_id (code-point order)."""
-    sql = (
-        f"SELECT {_event_columns('p')} FROM ("
-        " SELECT stream_id, min(version) AS first FROM ledger_event"
-        " WHERE recorded_at >= %s AND recorded_at < %s"
-        " GROUP BY stream_id HAVING min(version) > 1"
-        ") f JOIN ledger_event p ON p.stream_id = f.stream_id AND p.version = f.first - 1"
-        f" ORDER BY p.stream_id {code_points()}"
-    )
-    return stream_rows(sql, [start, end], PAGE)
+def _prior_heads(day: datetime.date, cutoff: int | None) -> list[tuple[Any, ...]]:
+    """For each stream whose first event in the day's seal is not its first,
+    the event just before, by stream_id (code-point order)."""
+    start, end = day_window(day)
+    return before_members(day_members(day, start, end, cutoff), _event_columns())
 
 
 def _close_events(day: datetime.date) -> Iterator[tuple[Any, ...]]:
@@ -327,11 +314,11 @@ def day_contents(day: datetime.date) -> dict[str, Any]:
     return {"files": dict(sorted(files.items())), "close": close_head(day)}
 
 
-def write_events(day: datetime.date, path: Path) -> dict[str, Any]:
+def write_events(day: datetime.date, path: Path, cutoff: int | None) -> dict[str, Any]:
     """Write the day's ``events.jsonl`` to ``path`` and return its digest.
-    It needs no seal, so a caller may write it while the day is sealed."""
-    start, end = day_window(day)
-    return _write_lines(path, (event_line(row) for row in _day_events(start, end)))
+    It needs no seal (only the cutoff it will be sealed at), so a caller may
+    write it while the day is sealed."""
+    return _write_lines(path, (event_line(row) for row in _day_events(day, cutoff)))
 
 
 def export_day(
@@ -372,18 +359,19 @@ def _write_day(
     target.mkdir(parents=True)
     start, end = day_window(day)
     files: dict[str, Any] = {}
+    body = loads_json(seal.body)
+    cutoff = body.get("cutoff_position")
     if events is None:
-        files["events.jsonl"] = write_events(day, target / "events.jsonl")
+        files["events.jsonl"] = write_events(day, target / "events.jsonl", cutoff)
     else:
         written, files["events.jsonl"] = events
         written.replace(target / "events.jsonl")
     files["prior_heads.jsonl"] = _write_lines(
-        target / "prior_heads.jsonl", (event_line(row) for row in _prior_heads(start, end))
+        target / "prior_heads.jsonl", (event_line(row) for row in _prior_heads(day, cutoff))
     )
     files["close_events.jsonl"] = _write_lines(
         target / "close_events.jsonl", (event_line(row) for row in _close_events(day))
     )
-    body = loads_json(seal.body)
     signed = (body.get("contents") or {}).get("files")
     for name, queryset in _read_models(day, start, end):
         files[name] = _write_csv(target / name, _csv_rows(queryset))

@@ -102,3 +102,33 @@ def register_export_file(file: ExportFile) -> ExportFile:
 def export_files() -> list[ExportFile]:
     """The registered read-model files, by name."""
     return [_export_files[name] for name in sorted(_export_files)]
+
+
+@dataclass(frozen=True)
+class DayStreams:
+    """Which streams belong to a gaming day: the app's knowledge (a table
+    day, a count, a round, a slip names its gaming day in its stream id or
+    its opening event). A day's seal covers these streams up to the close's
+    cutoff, whenever their events were recorded (``audit.seals``).
+
+    ``of_day(day)`` lists the stream ids of ``day``; ``days_of(stream_ids)``
+    maps those of the given ids that belong to a gaming day to that day
+    (ids that belong to none are left out)."""
+
+    of_day: Callable[[datetime.date], Any]
+    days_of: Callable[[list[str]], dict[str, datetime.date]]
+
+
+_day_streams: DayStreams | None = None
+
+
+def register_day_streams(streams: DayStreams) -> DayStreams:
+    global _day_streams
+    _day_streams = streams
+    return streams
+
+
+def day_streams() -> DayStreams | None:
+    """The registered day streams; None when no app registered any (every
+    event then belongs to the day it was recorded in)."""
+    return _day_streams

@@ -1,14 +1,21 @@
 """Gaming-day seals: a signed Merkle root over every stream the day touched.
 
-Which events belong to a day. An event belongs to the gaming day whose
-[start, end) bounds (the registered calendar's ``gaming_day_bounds``,
-``audit.providers``; the casino's) contain its
-``recorded_at``: the ledger's own clock, never the device's ``occurred_at``.
-A late correction therefore falls into the day it is *recorded*, not the day
-it corrects, and a closed day's set of events can never grow: once the day
-has ended, every new event is recorded in a later day. Within a stream,
-``recorded_at`` never goes backwards (version n+1 is chained onto a committed
-version n), so a stream's events in one day are consecutive versions.
+Which events belong to a day (``day_members``): the close's membership.
+The streams that belong to the gaming day (which they are is the apps'
+knowledge, registered as ``audit.providers.DayStreams``: table days, counts,
+rounds, slips) are sealed with every event up to the seal's
+``cutoff_position`` (the ledger position the day's close read up to; the
+ledger's head when sealed without a close), whenever recorded: a day
+imported later, or replayed from a device's buffer, is sealed over its own
+events. Every other event belongs to the day whose [start, end) bounds (the
+registered calendar's ``gaming_day_bounds``) contain its ``recorded_at``,
+the ledger's own clock: the events of streams of no day, and those appended
+to an earlier day's stream after its sealed cutoff (a correction falls into
+the day it is *recorded*, not the day it corrects). A later day's streams
+wait for that day's seal. So each event is in exactly one seal, and a stream's
+events in one seal are consecutive versions. With no day streams registered,
+a seal holds the events recorded in its window (``window.membership`` says
+which rule a seal used).
 
 The seal body (``pitboss-day-seal/1``) is a JSON object, signed as canonical
 JSON (``audit.hashing.canonical_json``: sorted keys, no spaces, UTF-8):
@@ -24,7 +31,8 @@ JSON (``audit.hashing.canonical_json``: sorted keys, no spaces, UTF-8):
 * ``previous_seal_hash``: SHA-256 of the canonical JSON of the previous
   seal's body (the latest earlier sealed day; sixty-four zeros for the first
   seal), so seals form one chain. The database makes it unique: no fork.
-* ``events``, ``streams``, the window, the casino and ``sealed_at``.
+* ``events``, ``streams``, the window, ``cutoff_position``, the casino and
+  ``sealed_at``.
 * ``contents`` (format 2): what the day's export says beyond its events,
   signed with them: ``files``, the SHA-256 and size of every read-model CSV
   of the day (``audit.providers.export_files``: the win report, the
@@ -222,64 +230,157 @@ def day_window(
     return start.astimezone(datetime.UTC), end.astimezone(datetime.UTC)
 
 
-_WALK = (
-    "SELECT stream_id, version, position, event_type, schema_version, {payload}, {metadata}, "
-    "{occurred_at}, {recorded_at}, prev_hash, hash FROM ledger_event "
-    "WHERE recorded_at >= %s AND recorded_at < %s ORDER BY stream_id {code_points}, version"
+#: Stream heads recorded in the window: (stream_id, first and last version,
+#: first and last position) of its events recorded in [start, end).
+_IN_WINDOW = (
+    "SELECT stream_id, min(version), max(version), min(position), max(position) "
+    "FROM ledger_event WHERE recorded_at >= %s AND recorded_at < %s{extra} GROUP BY stream_id"
 )
-#: For each stream that began before the day: the stored hash of the event
-#: just before its first event of the day (within the day, the previous row).
-_BEFORE = (
-    "SELECT f.stream_id, p.hash FROM ("
-    " SELECT stream_id, min(version) AS first FROM ledger_event"
-    " WHERE recorded_at >= %s AND recorded_at < %s GROUP BY stream_id HAVING min(version) > 1"
-    ") f JOIN ledger_event p ON p.stream_id = f.stream_id AND p.version = f.first - 1"
+_BATCH = 500
+#: What ``window.membership`` says of a day sealed by the day's streams.
+MEMBERSHIP = (
+    "every event of the streams that belong to the gaming day up to cutoff_position, "
+    "whenever recorded; and every event recorded in [start, end) of a stream that belongs "
+    "to no gaming day, or to an earlier day after that day's sealed cutoff_position "
+    "(or to an earlier day never sealed)"
 )
+WINDOW_MEMBERSHIP = "recorded_at in [start, end)"
+
+#: stream_id -> (first version, last version, first position, last position)
+Ranges = dict[str, tuple[int, int, int, int]]
 
 
-def code_points() -> str:
-    """The collation that orders text by code point: PostgreSQL's "C";
-    SQLite's BINARY compares UTF-8 bytes, which is the same order."""
-    return 'COLLATE "C"' if connection.vendor == "postgresql" else "COLLATE BINARY"
+def _batches(items: list[Any]) -> Iterator[list[Any]]:
+    for at in range(0, len(items), _BATCH):
+        yield items[at : at + _BATCH]
 
 
-def _day_rows(start: datetime.datetime, end: datetime.datetime) -> Iterator[tuple[Any, ...]]:
-    """The day's events by (stream_id in code-point order, version)."""
-    sql = _WALK.format(code_points=code_points(), payload=json_text("payload"),
-                       metadata=json_text("metadata"), occurred_at=timestamp_text("occurred_at"),
-                       recorded_at=timestamp_text("recorded_at"))  # fmt: skip
-    return stream_rows(sql, [start, end], PAGE)
+def _in(items: list[Any]) -> str:
+    return ", ".join(["%s"] * len(items))
 
 
-def walk_day(day: datetime.date, calendar: GamingDayCalendar | None = None) -> DayWalk:
-    """Recompute every hash and link of the day's events and the heads' root."""
-    start, end = day_window(day, calendar)
-    walk = DayWalk()
-    root = MerkleRoot()
-    current: tuple[str, int, str] | None = None
-    broken: set[str] = set()
+def _window_ranges(start: datetime.datetime, end: datetime.datetime, extra: str = "",
+                   params: tuple[Any, ...] = ()) -> Ranges:  # fmt: skip
     with connection.cursor() as cursor:
-        cursor.execute(_BEFORE, [start, end])
-        before_day = dict(cursor.fetchall())
-    for row in _day_rows(start, end):
-        (stream_id, version, position, event_type, schema_version, payload, metadata,
+        cursor.execute(_IN_WINDOW.format(extra=extra), [start, end, *params])
+        return {row[0]: tuple(row[1:]) for row in cursor.fetchall()}
+
+
+def sealed_cutoffs(before: datetime.date) -> dict[datetime.date, int]:
+    """The cutoff position of every day sealed before ``before``."""
+    cutoffs = {}
+    for day, body in DaySeal.objects.filter(gaming_day__lt=before).values_list("gaming_day",
+                                                                               "body"):  # fmt: skip
+        cutoffs[day] = loads_json(body).get("cutoff_position") or 0
+    return cutoffs
+
+
+def day_members(day: datetime.date, start: datetime.datetime, end: datetime.datetime,
+                cutoff: int | None) -> Ranges:  # fmt: skip
+    """The events a day's seal covers, as one range of versions per stream.
+
+    With day streams registered (``audit.providers.day_streams``) and a
+    cutoff: every event of the day's streams up to the cutoff, whenever
+    recorded; and of the events recorded in the window, those of a stream of
+    no day, or of an earlier day past that day's sealed cutoff (a correction
+    appended after its day was sealed) or never sealed (it never can be
+    now). Events of a later day's streams wait for that day's seal. So each
+    event falls in exactly one seal. Without either: the events recorded in
+    the window."""
+    window = _window_ranges(start, end)
+    streams = providers.day_streams()
+    if streams is None or cutoff is None:
+        return window
+    days: dict[str, datetime.date] = {}
+    for batch in _batches(sorted(window)):
+        days.update(streams.days_of(batch))
+    cutoffs = sealed_cutoffs(day)
+    members: Ranges = {}
+    after_cutoff: dict[int, list[str]] = {}
+    for stream_id, found in window.items():
+        bound = days.get(stream_id)
+        if bound is None or (bound < day and bound not in cutoffs):
+            members[stream_id] = found
+        elif bound < day:
+            after_cutoff.setdefault(cutoffs[bound], []).append(stream_id)
+    for earlier_cutoff, stream_ids in after_cutoff.items():
+        for batch in _batches(stream_ids):
+            members.update(_window_ranges(
+                start, end, f" AND position > %s AND stream_id IN ({_in(batch)})",
+                (earlier_cutoff, *batch)))  # fmt: skip
+    own = set(streams.of_day(day)) | {s for s, bound in days.items() if bound == day}
+    for batch in _batches(sorted(own)):
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT stream_id, min(version), max(version), min(position), max(position) "
+                f"FROM ledger_event WHERE position <= %s AND stream_id IN ({_in(batch)}) "
+                "GROUP BY stream_id",
+                [cutoff, *batch],
+            )
+            members.update({row[0]: tuple(row[1:]) for row in cursor.fetchall()})
+    return dict(sorted(members.items()))
+
+
+def member_rows(members: Ranges) -> Iterator[tuple[Any, ...]]:
+    """The members' events in global position order, streamed: a scan of the
+    positions they span, keeping those inside their stream's range."""
+    if not members:
+        return
+    first = min(r[2] for r in members.values())
+    last = max(r[3] for r in members.values())
+    sql = (
+        "SELECT position, stream_id, version, event_type, schema_version, {payload}, "
+        "{metadata}, {occurred_at}, {recorded_at}, prev_hash, hash FROM ledger_event "
+        "WHERE position >= %s AND position <= %s ORDER BY position"
+    ).format(payload=json_text("payload"), metadata=json_text("metadata"),
+             occurred_at=timestamp_text("occurred_at"),
+             recorded_at=timestamp_text("recorded_at"))  # fmt: skip
+    for row in stream_rows(sql, [first, last], PAGE):
+        found = members.get(row[1])
+        if found is not None and found[0] <= row[2] <= found[1]:
+            yield row
+
+
+def before_members(members: Ranges, columns: str = "stream_id, hash") -> list[tuple[Any, ...]]:
+    """For each stream whose first member is not its first event, the event
+    just before (by stream_id in code-point order)."""
+    wanted = [(s, r[0] - 1) for s, r in members.items() if r[0] > 1]
+    rows: list[tuple[Any, ...]] = []
+    for batch in _batches(wanted):
+        condition = " OR ".join(["(stream_id = %s AND version = %s)"] * len(batch))
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT {columns} FROM ledger_event WHERE {condition}",
+                           [value for pair in batch for value in pair])  # fmt: skip
+            rows.extend(cursor.fetchall())
+    return sorted(rows, key=lambda row: row[1 if columns.startswith("position") else 0])
+
+
+def walk_day(day: datetime.date, calendar: GamingDayCalendar | None = None,
+             cutoff: int | None = None) -> DayWalk:  # fmt: skip
+    """Recompute every hash and link of the day's events (``day_members``)
+    and the root of the streams' heads."""
+    start, end = day_window(day, calendar)
+    members = day_members(day, start, end, cutoff)
+    walk = DayWalk()
+    heads: dict[str, tuple[int, str]] = {
+        stream_id: (0, GENESIS_HASH) for stream_id, found in members.items() if found[0] == 1
+    }
+    heads.update({stream_id: (version, h) for stream_id, version, h
+                  in before_members(members, "stream_id, version, hash")})  # fmt: skip
+    seen: set[str] = set()
+    broken: set[str] = set()
+    for row in member_rows(members):
+        (position, stream_id, version, event_type, schema_version, payload, metadata,
          occurred_at, recorded_at, prev_hash, stored_hash) = row  # fmt: skip
-        if current is not None and current[0] == stream_id:
-            # The stored hash of the previous version, or None if one is missing.
-            before_hash = current[2] if version == current[1] + 1 else None
-        else:
-            before_hash = before_day.get(stream_id)
+        before = heads.get(stream_id)
         walk.events += 1
         walk.first_position = min(position, walk.first_position or position)
         walk.last_position = max(position, walk.last_position or position)
-        if current is not None and current[0] != stream_id:
-            root.add(leaf_hash(*current))
-        if current is None or current[0] != stream_id:
-            walk.streams += 1
-        current = (stream_id, version, stored_hash)
+        heads[stream_id] = (version, stored_hash)
+        seen.add(stream_id)
         if stream_id in broken:
             continue
-        expected_prev = GENESIS_HASH if version == 1 else before_hash
+        expected_prev = before[1] if before and version == before[0] + 1 else None
         problem = ""
         if expected_prev is None:
             problem = f"version {version - 1} is missing: an event was removed"
@@ -302,8 +403,11 @@ def walk_day(day: datetime.date, calendar: GamingDayCalendar | None = None) -> D
             walk.problems.append(
                 f"stream {stream_id} version {version} (position {position}): {problem}"
             )
-    if current is not None:
-        root.add(leaf_hash(*current))
+    root = MerkleRoot()
+    for stream_id in sorted(seen):
+        version, head_hash = heads[stream_id]
+        root.add(leaf_hash(stream_id, version, head_hash))
+        walk.streams += 1
     walk.merkle_root = root.hexdigest()
     return walk
 
@@ -315,9 +419,13 @@ def seal_hash(body: dict[str, Any]) -> str:
     return hashlib.sha256(canonical_json(body)).hexdigest()
 
 
-def seal_day(day: datetime.date, *, now: datetime.datetime | None = None) -> DaySeal:
+def seal_day(
+    day: datetime.date, *, now: datetime.datetime | None = None, cutoff: int | None = None
+) -> DaySeal:
     """Seal ``day`` (or return its existing seal: sealing is idempotent).
 
+    ``cutoff`` is the ledger position the day's streams are sealed up to
+    (``day_members``): the close's; by default the ledger's head now.
     The read models are brought up to date first: their CSVs are signed."""
     existing = DaySeal.objects.filter(gaming_day=day).first()
     if existing is not None:
@@ -336,7 +444,13 @@ def seal_day(day: datetime.date, *, now: datetime.datetime | None = None) -> Day
             f"gaming day {later.gaming_day} is already sealed; seals form one chain "
             f"in day order, so {day} can no longer be sealed"
         )
-    walk = walk_day(day, casino)
+    if providers.day_streams() is None:
+        cutoff = None
+    elif cutoff is None:
+        from audit.ledger import head_position
+
+        cutoff = head_position()
+    walk = walk_day(day, casino, cutoff)
     if walk.problems:
         raise SealError(f"gaming day {day} has broken hash chains: " + "; ".join(walk.problems))
     from audit.exports import day_contents  # the export's files are written there
@@ -361,7 +475,7 @@ def seal_day(day: datetime.date, *, now: datetime.datetime | None = None) -> Day
             "end": format_timestamp(end),
             "time_zone": casino.time_zone,
             "gaming_day_starts_at": casino.gaming_day_starts_at.isoformat(),
-            "membership": "recorded_at in [start, end)",
+            "membership": WINDOW_MEMBERSHIP if cutoff is None else MEMBERSHIP,
         },
         "events": walk.events,
         "streams": walk.streams,
@@ -375,6 +489,8 @@ def seal_day(day: datetime.date, *, now: datetime.datetime | None = None) -> Day
         "signing_key": signing,
         "sealed_at": format_timestamp(now),
     }
+    if cutoff is not None:
+        body["cutoff_position"] = cutoff
     signature = base64.b64encode(key.sign(canonical_json(body))).decode()
     try:
         with transaction.atomic():
@@ -513,7 +629,7 @@ def verify_seal(day: datetime.date) -> SealReport:
     expected_previous = previous.seal_hash if previous else GENESIS_HASH
     if body["previous_seal_hash"] != expected_previous:
         report.problems.append("the previous seal hash does not match the previous sealed day")
-    walk = walk_day(day)
+    walk = walk_day(day, cutoff=body.get("cutoff_position"))
     report.events, report.streams = walk.events, walk.streams
     report.problems.extend(walk.problems)
     if walk.merkle_root != body["merkle_root"]:

@@ -291,9 +291,9 @@ def _close(
 
         progress("sealed", 0, 1)
         if _can_fork(workers) and recorded[REPLAYED].payload["events"] > AHEAD_EVENTS:
-            ahead = _EventsAhead(day)
+            ahead = _EventsAhead(day, cutoff)
         try:
-            seal = seal_day(day, now=now)
+            seal = seal_day(day, now=now, cutoff=cutoff)
         except BaseException:
             if ahead is not None:
                 ahead.abandon()
@@ -560,7 +560,7 @@ class _EventsAhead:
     """The day's ``events.jsonl``, written by a forked child during the seal.
     Used only by the run that started it: a resumed close writes its own."""
 
-    def __init__(self, day: datetime.date) -> None:
+    def __init__(self, day: datetime.date, cutoff: int) -> None:
         from audit.exports import export_name
 
         root = export_root()
@@ -569,8 +569,8 @@ class _EventsAhead:
         context = multiprocessing.get_context("fork")
         self._receive, send = context.Pipe(duplex=False)
         connections.close_all()  # a child never shares its parent's connection
-        self._process = context.Process(target=_write_events_ahead, args=(day, self.path, send),
-                                        daemon=True)  # fmt: skip
+        arguments = (day, cutoff, self.path, send)
+        self._process = context.Process(target=_write_events_ahead, args=arguments, daemon=True)
         self._process.start()
         send.close()
 
@@ -593,10 +593,10 @@ class _EventsAhead:
         self.path.unlink(missing_ok=True)
 
 
-def _write_events_ahead(day: datetime.date, path: Path, send: Any) -> None:
+def _write_events_ahead(day: datetime.date, cutoff: int, path: Path, send: Any) -> None:
     from audit.exports import write_events
 
-    send.send(write_events(day, path))
+    send.send(write_events(day, path, cutoff))
     connections.close_all()
 
 

@@ -11,6 +11,7 @@ class TablesConfig(AppConfig):
         from tables import (  # noqa: F401
             compliance,
             count,
+            day_streams,
             decks,
             dice,
             exports,

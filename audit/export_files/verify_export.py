@@ -27,10 +27,15 @@ the first inconsistency, naming it (exit status 1):
    stream's chain (versions consecutive, each prev_hash the previous
    event's hash, from genesis or from the stream's head before the day in
    prior_heads.jsonl, whose own hash is recomputed too), global positions
-   increasing, every recorded_at inside the seal's window;
-4. the Merkle root of the streams' last events equals the seal's, and the
+   increasing, every recorded_at inside the seal's window unless the event
+   is at or before the seal's ``cutoff_position`` (a day's own streams are
+   sealed up to the close's cutoff, whenever recorded);
+4. every round, table day, slip and count the CSVs list (rounds.csv,
+   table_days.csv, slips.csv, win_report.csv's reconciled tables) has its
+   events in events.jsonl (seals with ``cutoff_position``), named if not;
+5. the Merkle root of the streams' last events equals the seal's, and the
    event and stream counts match;
-5. close_events.jsonl (the day's close, when present): every hash and link
+6. close_events.jsonl (the day's close, when present): every hash and link
    from genesis, the stream is the day's ``close:<day>``, it holds the close
    up to the head the seal signed (``contents.close``: the cutoff, replay,
    reconciliation and variances), and its ``close.sealed`` event names this
@@ -310,8 +315,13 @@ def check_events(directory, body, label):
         if event["position"] <= last_position:
             raise Inconsistent(f"{where}: global position {event['position']} out of order")
         last_position = event["position"]
-        if not window["start"] <= event["recorded_at"] < window["end"]:
-            raise Inconsistent(f"{where}: recorded_at outside the gaming day's window")
+        # A day's own streams are sealed up to the close's cutoff whenever
+        # they were recorded (an import, a device's buffer): only an event
+        # past the cutoff must have been recorded inside the window.
+        if (not window["start"] <= event["recorded_at"] < window["end"]
+                and event["position"] > body.get("cutoff_position", 0)):
+            raise Inconsistent(f"{where}: recorded_at outside the gaming day's window "
+                               "and position past the seal's cutoff_position")
         if stream_id in heads:
             before = heads[stream_id]
         elif version == 1:
@@ -328,6 +338,10 @@ def check_events(directory, body, label):
             raise Inconsistent(f"{where}: content altered, the recomputed hash differs")
         heads[stream_id] = (version, event["hash"])
     say(f"ok   {label}events.jsonl: {count} event hashes and {len(heads)} stream chains intact")
+    return heads, count
+
+
+def check_root(heads, count, body, label):
     if (count, len(heads)) != (body["events"], body["streams"]):
         raise Inconsistent(
             f"{label}events.jsonl: {count} events in {len(heads)} streams; the seal says "
@@ -341,6 +355,44 @@ def check_events(directory, body, label):
             f"the seal says {body['merkle_root']}"
         )
     say(f"ok   {label}Merkle root of {len(leaves)} stream heads equals the seal's {root}")
+
+
+#: The CSVs that list a day's own streams, and how a row names its stream.
+LISTED = {
+    "rounds.csv": ("round", lambda row, day: row["stream_id"]),
+    "table_days.csv": ("table day", lambda row, day: row["stream_id"]),
+    "slips.csv": ("slip", lambda row, day: row["stream_id"]),
+    # A reconciled table day has a verified count, in its own stream.
+    "win_report.csv": ("count", lambda row, day: (f"count:{row['table_id']}:{day}"
+                                                  if row["status"] == "reconciled" else None)),
+}
+
+
+def check_listed(directory, manifest, body, streams, label):
+    """Every round, table day, slip and count the export lists has its events
+    in events.jsonl (a seal over the day's streams: ``cutoff_position``)."""
+    if "cutoff_position" not in body:
+        say(f"--   {label}seal by recorded_at window: listed streams not checked")
+        return
+    import csv
+
+    checked = 0
+    for name, (what, stream_of) in LISTED.items():
+        if name not in manifest["files"]:
+            continue
+        with open(directory / name, encoding="utf-8", newline="") as handle:
+            for number, row in enumerate(csv.DictReader(handle), start=2):
+                stream_id = stream_of(row, manifest["gaming_day"])
+                if stream_id is None:
+                    continue
+                checked += 1
+                if stream_id not in streams:
+                    raise Inconsistent(
+                        f"{label}{name} line {number}: the {what} {stream_id} is listed but "
+                        "its events are absent from events.jsonl"
+                    )
+    say(f"ok   {label}the {checked} rounds, table days, slips and counts listed have their "
+        "events in events.jsonl")
 
 
 def check_close_events(directory, manifest, body, label):
@@ -400,7 +452,9 @@ def verify_day(directory, label, require_signature, pinned=None):
     check_keys(manifest, DAY_KEYS, label)
     check_files(directory, manifest, label)
     body = check_seal(directory, manifest, label, require_signature, pinned)
-    check_events(directory, body, label)
+    heads, count = check_events(directory, body, label)
+    check_listed(directory, manifest, body, heads, label)
+    check_root(heads, count, body, label)
     check_close_events(directory, manifest, body, label)
     return body
 

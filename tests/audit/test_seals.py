@@ -19,6 +19,7 @@ from audit.ledger import Actor, NewEvent, append
 from audit.models import DaySeal
 from audit.seals import (
     DEVELOPMENT_KEY_NOTE,
+    MEMBERSHIP,
     MerkleRoot,
     SealError,
     leaf_hash,
@@ -125,7 +126,7 @@ def test_a_seal_covers_every_stream_head_of_the_day_and_is_signed(days):
         "end": "2026-03-11T10:00:00.000000Z",
         "time_zone": "America/New_York",
         "gaming_day_starts_at": "06:00:00",
-        "membership": "recorded_at in [start, end)",
+        "membership": MEMBERSHIP,
     }
     assert body["signing_key"]["development"] is False
     assert verify_signature(body, seal.signature, seal.public_key)

@@ -1,0 +1,93 @@
+"""Which ledger streams belong to a gaming day (registered with the ledger,
+``audit.providers``): the table days and counts name their day in their
+stream id (``table:<table>:<day>``, ``count:<table>:<day>``), the rounds and
+slips in their opening event's ``gaming_day``. A day's seal covers these
+streams up to the close's cutoff, whenever their events were recorded.
+Everything is read from the ledger itself, never from a read model."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db import connection
+
+from audit.providers import DayStreams, register_day_streams
+from tables.count import COUNT_STREAM_KIND
+from tables.round_events import ROUND_STREAM_KIND
+from tables.table_day import (
+    CREDIT_REQUESTED,
+    FILL_REQUESTED,
+    SLIP_STREAM_KIND,
+    TABLE_STREAM_KIND,
+)
+from tables.verification import RoundSelection
+
+#: Kinds whose stream id ends with ``:<gaming day>``.
+_KEYED = (TABLE_STREAM_KIND, COUNT_STREAM_KIND)
+#: Kinds whose first event names the gaming day, and that event's types.
+_OPENED = {ROUND_STREAM_KIND: ("round.opened",),
+           SLIP_STREAM_KIND: (FILL_REQUESTED, CREDIT_REQUESTED)}  # fmt: skip
+_BATCH = 500
+
+
+def _gaming_day(column: str) -> str:
+    if connection.vendor == "postgresql":
+        return f"{column} ->> 'gaming_day'"
+    return f"json_extract({column}, '$.gaming_day')"
+
+
+def _keyed_day(stream_id: str) -> datetime.date | None:
+    kind, _, key = stream_id.partition(":")
+    if kind not in _KEYED:
+        return None
+    try:
+        return datetime.date.fromisoformat(key.rpartition(":")[2])
+    except ValueError:
+        return None
+
+
+def streams_of_day(day: datetime.date) -> list[str]:
+    where, params = RoundSelection(gaming_day=day).where()
+    # One branch per kind, so PostgreSQL seeks each prefix in the index (0008).
+    keyed = "".join(" UNION SELECT stream_id FROM ledger_event WHERE version = 1 "
+                    "AND stream_id LIKE %s" for _ in _KEYED)  # fmt: skip
+    sql = (
+        f"SELECT o.stream_id FROM ledger_event o WHERE o.version = 1 AND {where} "
+        "UNION SELECT stream_id FROM ledger_event WHERE version = 1 "
+        f"AND event_type IN (%s, %s) AND {_gaming_day('payload')} = %s{keyed}"
+    )
+    params += [FILL_REQUESTED, CREDIT_REQUESTED, day.isoformat()]
+    params += [f"{kind}:%:{day.isoformat()}" for kind in _KEYED]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = [row[0] for row in cursor.fetchall()]
+    return [stream_id for stream_id in found if _keyed_day(stream_id) in (None, day)]
+
+
+def days_of_streams(stream_ids: list[str]) -> dict[str, datetime.date]:
+    days: dict[str, datetime.date] = {}
+    opened: list[str] = []
+    for stream_id in stream_ids:
+        kind = stream_id.partition(":")[0]
+        keyed = _keyed_day(stream_id)
+        if keyed is not None:
+            days[stream_id] = keyed
+        elif kind in _OPENED:
+            opened.append(stream_id)
+    types = sorted({t for kinds in _OPENED.values() for t in kinds})
+    for at in range(0, len(opened), _BATCH):
+        batch = opened[at : at + _BATCH]
+        sql = (
+            f"SELECT stream_id, {_gaming_day('payload')} FROM ledger_event WHERE version = 1 "
+            f"AND event_type IN ({', '.join(['%s'] * len(types))}) "
+            f"AND stream_id IN ({', '.join(['%s'] * len(batch))})"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [*types, *batch])
+            for stream_id, day in cursor.fetchall():
+                if day:
+                    days[stream_id] = datetime.date.fromisoformat(day)
+    return days
+
+
+register_day_streams(DayStreams(of_day=streams_of_day, days_of=days_of_streams))
