@@ -41,7 +41,8 @@ def _manage(*args: str, env: dict[str, str]) -> str:
 
 def test_the_embedded_default_runs_on_sqlite(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
-    env.update(SQLITE_PATH=str(tmp_path / "pitboss.sqlite3"), DJANGO_DEBUG="1")
+    env.update(SQLITE_PATH=str(tmp_path / "pitboss.sqlite3"), DJANGO_DEBUG="1",
+               EXPORT_ROOT=str(tmp_path / "exports"))  # never the checkout's seals
     _manage("migrate", "-v0", env=env)
     assert "sqlite-ok sqlite" in _manage("shell", "-c", CHECK, env=env)
     assert "every hash chain intact" in _manage("verify_ledger", "--no-progress", env=env)

@@ -27,5 +27,5 @@ def drop(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tables", "0007_finding_reviews")]
+    dependencies = [("tables", "0008_dice_sets")]
     operations = [migrations.RunPython(create, drop)]
