@@ -11,8 +11,9 @@ events. Every other event belongs to the day whose [start, end) bounds (the
 registered calendar's ``gaming_day_bounds``) contain its ``recorded_at``,
 the ledger's own clock: the events of streams of no day, and those appended
 to an earlier day's stream after its sealed cutoff (a correction falls into
-the day it is *recorded*, not the day it corrects). A later day's streams
-wait for that day's seal. So each event is in exactly one seal, and a stream's
+the day it is *recorded*, not the day it corrects), and that day's seal
+lists it in an amendment of the earlier day (``amendments`` below). A later
+day's streams wait for that day's seal. So each event is in exactly one seal, and a stream's
 events in one seal are consecutive versions. With no day streams registered,
 a seal holds the events recorded in its window (``window.membership`` says
 which rule a seal used).
@@ -45,6 +46,15 @@ JSON (``audit.hashing.canonical_json``: sorted keys, no spaces, UTF-8):
   inside what they name; they are chained onto the signed head, and the
   verifier checks that ``close.sealed`` names this seal. ``close`` is null
   for a day sealed before its close began.
+* ``amendments`` (only when there is one, so other seals are unchanged):
+  for each earlier sealed day whose streams gained events in this seal past
+  that day's ``cutoff_position`` (a correction appended after the day was
+  sealed), its ``gaming_day``, ``amends_seal_hash`` (the SHA-256 of that
+  day's seal body: the amendment's link to the seal it amends), the
+  ``streams`` and number of ``events`` that amend it, and ``merkle_root``,
+  the Merkle root (as above) over those streams' heads in this seal. The
+  events are this seal's own, so each event is still in exactly one seal; a
+  regulator finds a day's amendments in the exports of the days after it.
 * ``signing_key``: the Ed25519 public key (base64 of the raw 32 bytes) and
   whether it is a *development* key (derived from SECRET_KEY with DEBUG on
   and no LEDGER_SIGNING_KEY; never acceptable to a regulator).
@@ -220,6 +230,11 @@ class DayWalk:
     last_position: int | None = None
     merkle_root: str = EMPTY_ROOT
     problems: list[str] = field(default_factory=list)
+    #: Stream id -> (its last version in the seal, that event's hash).
+    heads: dict[str, tuple[int, str]] = field(default_factory=dict)
+    #: Stream id -> the earlier sealed day it amends (events past that day's cutoff).
+    amends: dict[str, datetime.date] = field(default_factory=dict)
+    ranges: Ranges = field(default_factory=dict)
 
 
 def day_window(
@@ -287,22 +302,31 @@ def day_members(day: datetime.date, start: datetime.datetime, end: datetime.date
     now). Events of a later day's streams wait for that day's seal. So each
     event falls in exactly one seal. Without either: the events recorded in
     the window."""
+    return _members(day, start, end, cutoff)[0]
+
+
+def _members(day: datetime.date, start: datetime.datetime, end: datetime.datetime,
+             cutoff: int | None) -> tuple[Ranges, dict[str, datetime.date]]:  # fmt: skip
+    """``day_members``, and for each stream whose events past an earlier
+    sealed day's cutoff are members, that day (what the seal amends)."""
     window = _window_ranges(start, end)
     streams = providers.day_streams()
     if streams is None or cutoff is None:
-        return window
+        return window, {}
     days: dict[str, datetime.date] = {}
     for batch in _batches(sorted(window)):
         days.update(streams.days_of(batch))
     cutoffs = sealed_cutoffs(day)
     members: Ranges = {}
     after_cutoff: dict[int, list[str]] = {}
+    amends: dict[str, datetime.date] = {}
     for stream_id, found in window.items():
         bound = days.get(stream_id)
         if bound is None or (bound < day and bound not in cutoffs):
             members[stream_id] = found
         elif bound < day:
             after_cutoff.setdefault(cutoffs[bound], []).append(stream_id)
+            amends[stream_id] = bound
     for earlier_cutoff, stream_ids in after_cutoff.items():
         for batch in _batches(stream_ids):
             members.update(_window_ranges(
@@ -318,7 +342,8 @@ def day_members(day: datetime.date, start: datetime.datetime, end: datetime.date
                 [cutoff, *batch],
             )
             members.update({row[0]: tuple(row[1:]) for row in cursor.fetchall()})
-    return dict(sorted(members.items()))
+    # A stream recorded in the window only before the earlier day's cutoff amends nothing.
+    return dict(sorted(members.items())), {s: d for s, d in amends.items() if s in members}
 
 
 def member_rows(members: Ranges) -> Iterator[tuple[Any, ...]]:
@@ -360,8 +385,8 @@ def walk_day(day: datetime.date, calendar: GamingDayCalendar | None = None,
     """Recompute every hash and link of the day's events (``day_members``)
     and the root of the streams' heads."""
     start, end = day_window(day, calendar)
-    members = day_members(day, start, end, cutoff)
-    walk = DayWalk()
+    members, amends = _members(day, start, end, cutoff)
+    walk = DayWalk(amends=amends, ranges=members)
     heads: dict[str, tuple[int, str]] = {
         stream_id: (0, GENESIS_HASH) for stream_id, found in members.items() if found[0] == 1
     }
@@ -409,7 +434,37 @@ def walk_day(day: datetime.date, calendar: GamingDayCalendar | None = None,
         root.add(leaf_hash(stream_id, version, head_hash))
         walk.streams += 1
     walk.merkle_root = root.hexdigest()
+    walk.heads = {stream_id: heads[stream_id] for stream_id in seen}
     return walk
+
+
+def amendments(walk: DayWalk) -> list[dict[str, Any]]:
+    """One amendment per earlier sealed day whose streams gained events past
+    its cutoff in this seal (a correction): the day, the hash of its seal
+    (the amendment's link to it), the streams and events amending it, and the
+    Merkle root (as ``merkle_root``) over those streams' heads in this seal.
+    The events themselves are this seal's (each event in exactly one seal);
+    the amendment names which of them amend which sealed day."""
+    by_day: dict[datetime.date, list[str]] = {}
+    for stream_id, amended in walk.amends.items():
+        if stream_id in walk.heads:
+            by_day.setdefault(amended, []).append(stream_id)
+    hashes = dict(DaySeal.objects.filter(gaming_day__in=list(by_day))
+                  .values_list("gaming_day", "seal_hash"))  # fmt: skip
+    found = []
+    for amended in sorted(by_day):
+        stream_ids = sorted(by_day[amended])
+        root = MerkleRoot()
+        for stream_id in stream_ids:
+            root.add(leaf_hash(stream_id, *walk.heads[stream_id]))
+        found.append({
+            "gaming_day": amended.isoformat(),
+            "amends_seal_hash": hashes[amended],
+            "streams": stream_ids,
+            "events": sum(walk.ranges[s][1] - walk.ranges[s][0] + 1 for s in stream_ids),
+            "merkle_root": root.hexdigest(),
+        })  # fmt: skip
+    return found
 
 
 # --- sealing ------------------------------------------------------------------------
@@ -491,6 +546,9 @@ def seal_day(
     }
     if cutoff is not None:
         body["cutoff_position"] = cutoff
+    amended = amendments(walk)
+    if amended:  # absent when none: seals and exports without one are unchanged
+        body["amendments"] = amended
     signature = base64.b64encode(key.sign(canonical_json(body))).decode()
     try:
         with transaction.atomic():
@@ -636,6 +694,11 @@ def verify_seal(day: datetime.date) -> SealReport:
         report.problems.append(
             f"Merkle root of the day's stream heads is {walk.merkle_root[:16]}…, "
             f"the seal says {body['merkle_root'][:16]}…"
+        )
+    if amendments(walk) != body.get("amendments", []):
+        report.problems.append(
+            "the day's amendments of earlier sealed days (streams, events, Merkle root, "
+            "or the amended day's seal hash) differ from those its seal signed"
         )
     if (walk.events, walk.streams) != (body["events"], body["streams"]):
         report.problems.append(

@@ -39,11 +39,17 @@ the first inconsistency, naming it (exit status 1):
    from genesis, the stream is the day's ``close:<day>``, it holds the close
    up to the head the seal signed (``contents.close``: the cutoff, replay,
    reconciliation and variances), and its ``close.sealed`` event names this
-   export's seal.
+   export's seal;
+7. the seal's ``amendments`` (present only when the day's seal carries
+   events appended to an earlier sealed day's streams after that day's
+   cutoff, a correction): each names an earlier day, the streams and the
+   number of this day's events that amend it, and the Merkle root over those
+   streams' heads here, recomputed from events.jsonl.
 
 For an export of a range of days, each day's directory is verified, and
 each day's seal must name the seal of the day listed before it: a day
-removed from the middle is a gap in the chain.
+removed from the middle is a gap in the chain; an amendment of a day the
+range holds must name that day's seal (``amends_seal_hash``).
 
 Exit status: 0 all checked, 1 an inconsistency, 2 not an export (or an
 unreadable --public-key), 3 --require-signature and the signature could not
@@ -307,7 +313,7 @@ def check_events(directory, body, label):
             )
         prior[event["stream_id"]] = (event["version"], event["hash"])
     window = body["window"]
-    heads, last_position, count = {}, 0, 0
+    heads, last_position, count, counts = {}, 0, 0, {}
     for number, event in read_events(directory / "events.jsonl", "events.jsonl"):
         count += 1
         stream_id, version = event["stream_id"], event["version"]
@@ -337,8 +343,30 @@ def check_events(directory, body, label):
         if event_hash(event) != event["hash"]:
             raise Inconsistent(f"{where}: content altered, the recomputed hash differs")
         heads[stream_id] = (version, event["hash"])
+        counts[stream_id] = counts.get(stream_id, 0) + 1
     say(f"ok   {label}events.jsonl: {count} event hashes and {len(heads)} stream chains intact")
-    return heads, count
+    return heads, count, counts
+
+
+def check_amendments(heads, counts, body, label):
+    for amendment in body.get("amendments", []):
+        day, streams = amendment["gaming_day"], amendment["streams"]
+        where = f"{label}seal.json amendment of {day}"
+        if not day < body["gaming_day"]:
+            raise Inconsistent(f"{where}: amends a day that is not earlier")
+        absent = [s for s in streams if s not in heads]
+        if absent:
+            raise Inconsistent(f"{where}: stream {absent[0]} has no events in events.jsonl")
+        events = sum(counts[s] for s in streams)
+        if events != amendment["events"]:
+            raise Inconsistent(f"{where}: events.jsonl holds {events} events of its streams; "
+                               f"the amendment says {amendment['events']}")
+        root = merkle_root([leaf_hash(s, *heads[s]) for s in sorted(streams)]).hex()
+        if root != amendment["merkle_root"]:
+            raise Inconsistent(f"{where}: its streams' heads give Merkle root {root}, "
+                               f"the amendment says {amendment['merkle_root']}")
+        say(f"ok   {where}: {events} events in {len(streams)} streams, chained to seal "
+            f"{amendment['amends_seal_hash']}")
 
 
 def check_root(heads, count, body, label):
@@ -452,10 +480,11 @@ def verify_day(directory, label, require_signature, pinned=None):
     check_keys(manifest, DAY_KEYS, label)
     check_files(directory, manifest, label)
     body = check_seal(directory, manifest, label, require_signature, pinned)
-    heads, count = check_events(directory, body, label)
+    heads, count, counts = check_events(directory, body, label)
     check_listed(directory, manifest, body, heads, label)
     check_root(heads, count, body, label)
     check_close_events(directory, manifest, body, label)
+    check_amendments(heads, counts, body, label)
     return body
 
 
@@ -469,9 +498,15 @@ def verify(directory, require_signature=False, pinned=None):
         raise Inconsistent(f"manifest.json: unknown export format {manifest.get('format')!r}")
     check_keys(manifest, RANGE_KEYS, "")
     check_files(directory, manifest, "")
-    previous = None
+    previous, seals = None, {}
     for name in manifest["days"]:
         body = verify_day(directory / name, f"{name}/", require_signature, pinned)
+        for amendment in body.get("amendments", []):
+            amended = seals.get(amendment["gaming_day"])
+            if amended is not None and amendment["amends_seal_hash"] != amended:
+                raise Inconsistent(f"{name}/seal.json: its amendment of "
+                                   f"{amendment['gaming_day']} does not name that day's seal")
+        seals[body["gaming_day"]] = hashlib.sha256(canonical_json(body)).hexdigest()
         if previous is not None:
             if body["previous_gaming_day"] != previous["gaming_day"]:
                 raise Inconsistent(
