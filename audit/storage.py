@@ -20,6 +20,7 @@ import orjson
 import psycopg
 from django.db import connection
 
+from audit import clock
 from audit.hashing import GENESIS_HASH, canonical_payload, chained_hash, format_timestamp
 from audit.records import Actor, NewEvent, RecordedEvent
 from audit.registry import REGISTRY
@@ -71,7 +72,7 @@ def chain(
     The stored payload and metadata are the canonical JSON that was hashed;
     parts shared by the batch are serialised once.
     """
-    recorded_at = datetime.now(UTC)
+    recorded_at = clock.now()
     recorded_text = format_timestamp(recorded_at)
     base_metadata: dict[str, Any] = {"actor": actor.username, "source": actor.source}
     if actor.device:

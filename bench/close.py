@@ -16,7 +16,7 @@ timed apart from the load, none part of the close.
 
 The ledger's clock: events are recorded at the real clock's pace, shifted so
 that each day's play falls inside its gaming day and each close runs the
-morning after (``audit.storage.datetime`` replaced, as the close's tests do;
+morning after (``audit.clock.recording_at``, as the demo's past days do;
 ``close_gaming_day(now=…)`` is given the same shifted time). Nothing else is
 touched: the seal and the export cover the events whose ``recorded_at`` falls
 in the day's window, exactly as in production.
@@ -94,41 +94,6 @@ CREW_ROLES = {"dealer": "dealer", "floor": "floorperson", "cage": "cage cashier"
               "finance": "finance", "supervisor": "shift supervisor"}
 
 
-# --- the ledger's clock ----------------------------------------------------------------
-
-
-class LedgerClock:
-    """Shift ``audit.storage``'s clock (``recorded_at``) by a fixed offset: it
-    runs at real speed from the instant it was last set to."""
-
-    offset = datetime.timedelta(0)
-
-    @classmethod
-    def install(cls) -> None:
-        from audit import storage
-
-        real = datetime.datetime
-
-        class Real(type):  # isinstance(x, storage.datetime) still means a real datetime
-            def __instancecheck__(cls_, instance: Any) -> bool:  # noqa: N805
-                return isinstance(instance, real)
-
-        class Shifted(real, metaclass=Real):
-            @classmethod
-            def now(cls_, tz: Any = None) -> datetime.datetime:  # noqa: N805
-                return real.now(tz) + LedgerClock.offset
-
-        storage.datetime = Shifted  # type: ignore[misc]
-
-    @classmethod
-    def set(cls, moment: datetime.datetime) -> None:
-        cls.offset = moment - datetime.datetime.now(datetime.UTC)
-
-    @classmethod
-    def now(cls) -> datetime.datetime:
-        return datetime.datetime.now(datetime.UTC) + cls.offset
-
-
 def day_bounds(day: datetime.date) -> tuple[datetime.datetime, datetime.datetime]:
     from casino.models import Casino
 
@@ -170,17 +135,18 @@ def ledger_size() -> int:
 def load_day(day: Day, seed: int, *, quiet: bool = False) -> None:
     """Whole table days recorded during ``day`` (the ledger's clock at the
     gaming day's start + 1 h, running at real speed); read models deferred."""
+    from audit import clock
     from tables.simulation import simulate_table_days
 
     start, _ = day_bounds(day.gaming_day)
-    LedgerClock.set(start + PLAY_STARTS_AFTER)
     began = time.perf_counter()
     tick = load_progress(day.tables * day.rounds_per_table, 5, quiet=quiet)
     before = ledger_size()
-    summary = simulate_table_days(
-        table_plans(day.tables), day.gaming_day, rounds_per_table=day.rounds_per_table,
-        seed=seed, dealer_error_percent=2, irregularity_percent=1,
-        rounds_per_commit=ROUNDS_PER_COMMIT, project=False, progress=tick)
+    with clock.recording_at(start + PLAY_STARTS_AFTER):
+        summary = simulate_table_days(
+            table_plans(day.tables), day.gaming_day, rounds_per_table=day.rounds_per_table,
+            seed=seed, dealer_error_percent=2, irregularity_percent=1,
+            rounds_per_commit=ROUNDS_PER_COMMIT, project=False, progress=tick)
     day.load_seconds = time.perf_counter() - began
     day.rounds = summary.rounds
     day.events = ledger_size() - before  # rounds, table days, slips and counts
@@ -332,12 +298,11 @@ def worker_close(day: datetime.date, workers: int) -> dict[str, Any]:
     import audit.exports
     import audit.projections
     import audit.seals
+    from audit import clock
     from audit.ledger import read_stream
     from operations.close import close_gaming_day, close_stream_id
 
-    LedgerClock.install()
     _, end = day_bounds(day)
-    LedgerClock.set(end + CLOSE_RUNS_AFTER)
     timed = Timed()
     timed.wrap(audit.seals, "walk_day", "walk_day")  # seal_day's walk, and verify_seal's
     timed.wrap(audit.exports, "verify_seal", "verify_seal")
@@ -353,8 +318,9 @@ def worker_close(day: datetime.date, workers: int) -> dict[str, Any]:
     began = time.perf_counter()
     error = ""
     try:
-        close_gaming_day(day, requested_by="finance", workers=workers, now=LedgerClock.now(),
-                         progress=progress)
+        with clock.recording_at(end + CLOSE_RUNS_AFTER) as now:
+            close_gaming_day(day, requested_by="finance", workers=workers, now=now,
+                             progress=progress)
     except Exception as failure:  # a close that fails is a finding: report how far it got
         error = f"{type(failure).__name__}: {failure}"
     finished = time.perf_counter()
@@ -410,11 +376,10 @@ def worker_profile(day: datetime.date, lines: int) -> dict[str, Any]:
     import io
     import pstats
 
+    from audit import clock
     from operations.close import close_gaming_day
 
-    LedgerClock.install()
     _, end = day_bounds(day)
-    LedgerClock.set(end + CLOSE_RUNS_AFTER)
     profilers: list[tuple[str, cProfile.Profile, float]] = []
     finished: set[str] = set()
 
@@ -434,8 +399,8 @@ def worker_profile(day: datetime.date, lines: int) -> dict[str, Any]:
             switch(STAGES[STAGES.index(stage) + 1])
 
     switch(STAGES[0])
-    close_gaming_day(day, requested_by="finance", workers=1, now=LedgerClock.now(),
-                     progress=progress)
+    with clock.recording_at(end + CLOSE_RUNS_AFTER) as now:
+        close_gaming_day(day, requested_by="finance", workers=1, now=now, progress=progress)
     switch("")
     out = io.StringIO()
     for stage, profiler, seconds in profilers:
@@ -690,7 +655,6 @@ def _run(options: argparse.Namespace, url: str, stored: dict[str, Any] | None, b
               f"VACUUM {phases['vacuum']:.0f} s when loaded)")
     else:
         setup_casino(max(options.tables, options.tables_small, PROBE_TABLES))
-        LedgerClock.install()
         print(f"  probe day ({probe.gaming_day}): {probe.tables} tables × {probe.rounds_per_table} "
               "rounds, loaded, projected and closed to measure the rates")
         load_day(probe, options.seed + 2, quiet=True)

@@ -555,26 +555,15 @@ def _signing_key() -> str:
 
 
 def _simulate_in_day(plans: list[Any], day: datetime.date, rounds: int, simulate: Any) -> None:
-    """Record the day's play inside its gaming day (the ledger clock moved
-    back, as the close's tests and bench do), then restore the clock."""
-    from audit import storage
+    """Record the day's play inside its gaming day (``audit.clock.recording_at``,
+    as the bench's loads and the demo do); the clock is real again after it."""
+    from audit import clock
     from casino.models import Casino
 
     start, _ = Casino.current().gaming_day_bounds(day)
-    offset = (start + datetime.timedelta(hours=2)) - datetime.datetime.now(datetime.UTC)
-    real = storage.datetime
-
-    class Shifted(datetime.datetime):
-        @classmethod
-        def now(cls, tz=None):
-            return real.now(tz) + offset
-
-    storage.datetime = Shifted
-    try:
+    with clock.recording_at(start + datetime.timedelta(hours=2)):
         simulate(plans, day, rounds_per_table=rounds, seed=22, crew=_crew(),
                  dealer_error_percent=0, irregularity_percent=0, rounds_per_commit=200)
-    finally:
-        storage.datetime = real
     from audit.projections import run_all
 
     run_all()

@@ -3,7 +3,7 @@ from __future__ import annotations
 import datetime
 import itertools
 
-from audit import storage
+from audit import clock as ledger_clock
 from audit.ledger import Actor, NewEvent
 
 SYSTEM = Actor.system("tests")
@@ -31,4 +31,4 @@ class LedgerClock:
             def now(cls, tz=None):
                 return clock.at
 
-        monkeypatch.setattr(storage, "datetime", Frozen)
+        monkeypatch.setattr(ledger_clock, "datetime", Frozen)

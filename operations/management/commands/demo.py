@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
@@ -55,6 +57,11 @@ def _deals_cards(table_id: str) -> bool:
     return game is None or bool(game.layout.seat_spots or game.layout.dealer_spots
                                 or game.layout.community_spots)  # fmt: skip
 
+
+#: When a past day's play starts on the ledger's clock (after the gaming day's
+#: start) and when its close runs (after its end, before the next day's play).
+PAST_PLAY_STARTS_AFTER = datetime.timedelta(hours=2)
+PAST_CLOSE_RUNS_AFTER = datetime.timedelta(hours=1)
 
 #: How long ago the demo's dice went into the shaker: PAH-01's are due off the
 #: table within the half hour (amber on the floor board), HRD-01's are fresh.
@@ -232,7 +239,8 @@ class Command(BaseCommand):
 
         from django.utils import timezone
 
-        from casino.models import current_gaming_day
+        from audit import clock
+        from casino.models import Casino, current_gaming_day
         from operations.close import close_gaming_day
         from tables.models import Round
         from tables.simulation import (
@@ -255,17 +263,23 @@ class Command(BaseCommand):
             datetime.date(2016, 8, 26): TableDayPlan(drop_short_cents={"CC-01": 10_000}),
             datetime.date(2016, 8, 27): TableDayPlan(inventory_short_cents={"CC-02": 4_000}),
         }
+        casino = Casino.current()
         for seed, day in enumerate([*july, *august], start=10):
             ruleset = "PA-674a-2016" if day >= datetime.date(2016, 8, 27) else "PA-592-2014"
             busy = day >= datetime.date(2016, 8, 26)
-            summary = simulate_table_days(
-                [*(TablePlan(t, ruleset) for t in cross), *self._declared_plans(day)], day,
-                seed=seed,
-                rounds_per_table=60 if busy else 30, plan=planted.get(day),
-                dealer_error_percent=5 if busy else 2, irregularity_percent=2 if busy else 0,
-                rounds_per_commit=20,
-            )  # fmt: skip
-            report = close_gaming_day(day, requested_by="supervisor", now=now)
+            start, end = casino.gaming_day_bounds(day)
+            # Recorded as if played that day and closed the next morning
+            # (before the next day's play starts), not today.
+            with clock.recording_at(start + PAST_PLAY_STARTS_AFTER):
+                summary = simulate_table_days(
+                    [*(TablePlan(t, ruleset) for t in cross), *self._declared_plans(day)], day,
+                    seed=seed,
+                    rounds_per_table=60 if busy else 30, plan=planted.get(day),
+                    dealer_error_percent=5 if busy else 2, irregularity_percent=2 if busy else 0,
+                    rounds_per_commit=20,
+                )  # fmt: skip
+            with clock.recording_at(end + PAST_CLOSE_RUNS_AFTER) as closed_at:
+                report = close_gaming_day(day, requested_by="supervisor", now=closed_at)
             self.stdout.write(
                 f"Simulated and closed {day}: {summary.rounds} rounds, {summary.events} "
                 f"events, {len(summary.injected)} dealer errors injected, "
