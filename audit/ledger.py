@@ -85,6 +85,7 @@ __all__ = [
     "record_rejection",
     "schedule_projections",
     "stream_version",
+    "streams_touched",
     "versions_at",
 ]
 
@@ -462,6 +463,22 @@ def read_streams(stream_ids: Sequence[str]) -> list[RecordedEvent]:
         "ORDER BY stream_id, version",
         list(stream_ids),
     )
+
+
+def streams_touched(batch: Sequence[RecordedEvent], kind: str) -> dict[str, list[RecordedEvent]]:
+    """The streams of ``kind`` that ``batch`` touched, each read whole up to the
+    batch's last position (a projection sees the ledger as of its batch), in
+    stream order."""
+    prefix = kind + ":"
+    touched = sorted({event.stream_id for event in batch if event.stream_id.startswith(prefix)})
+    if not touched:
+        return {}
+    upto = batch[-1].position
+    grouped: dict[str, list[RecordedEvent]] = {}
+    for event in read_streams(touched):
+        if event.position <= upto:
+            grouped.setdefault(event.stream_id, []).append(event)
+    return grouped
 
 
 def read_stream(

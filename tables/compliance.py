@@ -48,6 +48,7 @@ from audit.ledger import (
     read_streams,
     schedule_projections,
     stream_version,
+    streams_touched,
 )
 from audit.projections import Projection, register, upsert
 from audit.projections import run as run_projection
@@ -441,14 +442,9 @@ def describe(event_type: str, payload: dict[str, Any]) -> str:
 
 
 def _apply_compliance(batch: list[RecordedEvent]) -> None:
-    touched = sorted({e.stream_id for e in batch if e.stream_id.startswith("compliance:")})
-    if not touched:
+    grouped = streams_touched(batch, "compliance")
+    if not grouped:
         return
-    upto = batch[-1].position
-    grouped: dict[str, list[RecordedEvent]] = {}
-    for event in read_streams(touched):
-        if event.position <= upto:
-            grouped.setdefault(event.stream_id, []).append(event)
     rows = []
     for stream_id, events in grouped.items():
         finding = events[0]

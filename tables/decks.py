@@ -35,7 +35,7 @@ from typing import Any
 from django.db import connection
 
 from audit import errors
-from audit.ledger import Actor, NewEvent, RecordedEvent, read_streams
+from audit.ledger import Actor, NewEvent, RecordedEvent, read_streams, streams_touched
 from audit.projections import Projection, register, upsert
 from audit.registry import (
     TEXT,
@@ -359,13 +359,8 @@ register_stream_kind(
 
 
 def _apply_decks(batch: list[RecordedEvent]) -> None:
-    touched = sorted({e.stream_id for e in batch if e.stream_id.startswith("deck:")})
-    if not touched:
-        return
-    upto = batch[-1].position
-    events = [e for e in read_streams(touched) if e.position <= upto]
     rows = []
-    for stream_id, stream_events in _by_stream(events).items():
+    for stream_id, stream_events in streams_touched(batch, "deck").items():
         state = fold(stream_events, deck_id=deck_id_of(stream_id))
         if not state.status:
             continue

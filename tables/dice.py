@@ -31,7 +31,7 @@ from typing import Any
 
 from django.db import connection
 
-from audit.ledger import Actor, NewEvent, RecordedEvent, read_streams
+from audit.ledger import Actor, NewEvent, RecordedEvent, read_streams, streams_touched
 from audit.projections import Projection, register, upsert
 from audit.registry import (
     TEXT,
@@ -232,16 +232,12 @@ register_stream_kind(
 
 
 def _apply_dice(batch: list[RecordedEvent]) -> None:
-    touched = sorted({e.stream_id for e in batch if e.stream_id.startswith("dice:")})
-    if not touched:
-        return
-    upto = batch[-1].position
-    events = [e for e in read_streams(touched) if e.position <= upto]
     rows = []
-    for stream_id, state in fold_streams(events).items():
+    for stream_id, events in streams_touched(batch, "dice").items():
+        state = fold(events, dice_id=dice_id_of(stream_id))
         if not state.status:
             continue
-        last = max(e.position for e in events if e.stream_id == stream_id)
+        last = events[-1].position
         rows.append(
             DiceSet(
                 stream_id=stream_id,

@@ -25,7 +25,7 @@ from typing import Any
 from django.db import connection
 
 from audit import errors
-from audit.ledger import RecordedEvent, read_stream, read_streams
+from audit.ledger import RecordedEvent, read_stream, read_streams, streams_touched
 from audit.projections import Projection, register, upsert
 from audit.registry import (
     TEXT,
@@ -240,12 +240,7 @@ def review_fields(events: Sequence[RecordedEvent]) -> dict[str, Any]:
 
 
 def _apply_reviews(batch: list[RecordedEvent]) -> None:
-    upto = batch[-1].position
-    touched = sorted({e.stream_id for e in batch if e.stream_id.startswith("finding:")})
-    grouped: dict[str, list[RecordedEvent]] = {}
-    for event in read_streams(touched):
-        if event.position <= upto:
-            grouped.setdefault(event.stream_id, []).append(event)
+    grouped = streams_touched(batch, "finding")
     rounds = {e.stream_id: e.payload for e in
               read_streams(sorted({g[0].payload["round_stream"] for g in grouped.values()}))
               if e.version == 1}  # fmt: skip

@@ -40,7 +40,7 @@ from typing import Any
 from django.db import connection
 
 from audit import errors
-from audit.ledger import RecordedEvent, read_stream, read_streams
+from audit.ledger import RecordedEvent, read_stream, read_streams, streams_touched
 from audit.projections import Projection, register, upsert
 from audit.registry import (
     POSITIVE_CENTS,
@@ -804,13 +804,8 @@ def slip_row(stream_id: str, events: Sequence[RecordedEvent]) -> Slip:
 
 
 def _apply_slips(batch: list[RecordedEvent]) -> None:
-    upto = batch[-1].position
-    touched = sorted({e.stream_id for e in batch if e.stream_id.startswith(SLIP_STREAM_KIND + ":")})
-    rows = [
-        slip_row(stream_id, events)
-        for stream_id, events in _by_stream(_upto(read_streams(touched), upto)).items()
-    ]
-    upsert(Slip, rows)
+    touched = streams_touched(batch, SLIP_STREAM_KIND)
+    upsert(Slip, [slip_row(stream_id, events) for stream_id, events in touched.items()])
 
 
 TABLE_DAYS = register(
