@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from django.db import models, transaction
+from django.db import connection, models, transaction
 
 from audit.ledger import RecordedEvent, head_position, read_all
 from audit.models import ProjectionCheckpoint, StreamIndex
@@ -79,6 +79,17 @@ def upsert(model: type[models.Model], rows: list[models.Model]) -> None:
     fields = [f.name for f in model._meta.fields if f.name != key]
     model.objects.bulk_create(rows, update_conflicts=True, unique_fields=[key],
                               update_fields=fields)  # fmt: skip
+
+
+def emptying(*read_models: type[models.Model]) -> Callable[[], None]:
+    """A projection's ``clear``: delete every row of its read models (children first)."""
+
+    def clear() -> None:
+        with connection.cursor() as cursor:
+            for model in read_models:
+                cursor.execute(f"DELETE FROM {model._meta.db_table}")
+
+    return clear
 
 
 def rebuild(projection: Projection, **kwargs) -> int:

@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
 from django.db.models import Max, Q
 
 from audit import errors
@@ -50,7 +49,7 @@ from audit.ledger import (
     stream_version,
     streams_touched,
 )
-from audit.projections import Projection, register, upsert
+from audit.projections import Projection, emptying, register, upsert
 from audit.projections import run as run_projection
 from audit.registry import (
     TEXT,
@@ -468,11 +467,6 @@ def _apply_compliance(batch: list[RecordedEvent]) -> None:
     upsert(ComplianceFinding, rows)
 
 
-def _clear() -> None:
-    with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {ComplianceFinding._meta.db_table}")
-
-
 COMPLIANCE = register(
     Projection(
         name="tables.compliance",
@@ -480,6 +474,6 @@ COMPLIANCE = register(
         "their acknowledgements.",
         event_types=frozenset(COMPLIANCE_EVENT_TYPES),
         apply=_apply_compliance,
-        clear=_clear,
+        clear=emptying(ComplianceFinding),
     )
 )

@@ -36,7 +36,7 @@ from django.db import connection
 
 from audit import errors
 from audit.ledger import Actor, NewEvent, RecordedEvent, read_streams, streams_touched
-from audit.projections import Projection, register, upsert
+from audit.projections import Projection, emptying, register, upsert
 from audit.registry import (
     TEXT,
     EventType,
@@ -390,17 +390,12 @@ def _by_stream(events: Sequence[RecordedEvent]) -> dict[str, list[RecordedEvent]
     return grouped
 
 
-def _clear() -> None:
-    with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {Deck._meta.db_table}")
-
-
 DECKS = register(
     Projection(
         name="tables.decks",
         description="Every deck's life at its table: status, signers, in use since, removal.",
         event_types=frozenset(DECK_EVENT_TYPES),
         apply=_apply_decks,
-        clear=_clear,
+        clear=emptying(Deck),
     )
 )

@@ -32,7 +32,7 @@ from typing import Any
 from django.db import connection
 
 from audit.ledger import Actor, NewEvent, RecordedEvent, read_streams, streams_touched
-from audit.projections import Projection, register, upsert
+from audit.projections import Projection, emptying, register, upsert
 from audit.registry import (
     TEXT,
     EventType,
@@ -258,11 +258,6 @@ def _apply_dice(batch: list[RecordedEvent]) -> None:
     upsert(DiceSet, rows)
 
 
-def _clear() -> None:
-    with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {DiceSet._meta.db_table}")
-
-
 DICE = register(
     Projection(
         name="tables.dice",
@@ -270,6 +265,6 @@ DICE = register(
         "since, removal.",
         event_types=frozenset(DICE_EVENT_TYPES),
         apply=_apply_dice,
-        clear=_clear,
+        clear=emptying(DiceSet),
     )
 )

@@ -5,10 +5,8 @@ computed at."""
 
 from __future__ import annotations
 
-from django.db import connection
-
 from audit.ledger import RecordedEvent
-from audit.projections import Projection, register, upsert
+from audit.projections import Projection, emptying, register, upsert
 from tables import rounds as round_states
 from tables.models import Finding, Round
 from tables.rules.events import ROUND_EVENT_TYPES
@@ -50,12 +48,6 @@ def _apply_rounds(batch: list[RecordedEvent]) -> None:
     Finding.objects.bulk_create(findings)
 
 
-def _clear() -> None:
-    with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {Finding._meta.db_table}")
-        cursor.execute(f"DELETE FROM {Round._meta.db_table}")
-
-
 ROUNDS = register(
     Projection(
         name="tables.rounds",
@@ -63,6 +55,6 @@ ROUNDS = register(
         "settlement and findings.",
         event_types=frozenset(ROUND_EVENT_TYPES),
         apply=_apply_rounds,
-        clear=_clear,
+        clear=emptying(Finding, Round),
     )
 )

@@ -22,11 +22,9 @@ import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db import connection
-
 from audit import errors
 from audit.ledger import RecordedEvent, read_stream, read_streams, streams_touched
-from audit.projections import Projection, register, upsert
+from audit.projections import Projection, emptying, register, upsert
 from audit.registry import (
     TEXT,
     EventType,
@@ -257,17 +255,12 @@ def _apply_reviews(batch: list[RecordedEvent]) -> None:
     upsert(FindingReview, rows)
 
 
-def _clear() -> None:
-    with connection.cursor() as cursor:
-        cursor.execute(f"DELETE FROM {FindingReview._meta.db_table}")
-
-
 FINDING_REVIEWS = register(
     Projection(
         name="tables.finding_reviews",
         description="What people did about each round finding: acknowledged, resolved, accepted.",
         event_types=frozenset(FINDING_REVIEW_TYPES),
         apply=_apply_reviews,
-        clear=_clear,
+        clear=emptying(FindingReview),
     )
 )
