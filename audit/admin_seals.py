@@ -1,16 +1,18 @@
 """The day seals in the admin: read-only, with the public key to hand, and
 the Exports page from which a sealed day's export is downloaded.
 
-The Exports page and its download links are for the export readers'
+The Exports page and its download buttons are for the export readers'
 roles (``audit.downloads.may_download``; others get 403); every download goes
-through ``download_export``, which has it recorded in the ledger.
+through ``download_export``, which has it recorded in the ledger. A download
+is a POST with the page's CSRF token: a link (or another site's page) cannot
+record a download in someone's name, and a GET downloads nothing (405).
 """
 
 from __future__ import annotations
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -33,6 +35,10 @@ def _download_url(seal: DaySeal) -> str:
     return reverse("admin:audit_dayseal_export_download", args=[seal.gaming_day.isoformat()])
 
 
+def _exports_url(seal: DaySeal) -> str:
+    return reverse("admin:audit_dayseal_exports") + f"#day-{seal.gaming_day.isoformat()}"
+
+
 @admin.register(DaySeal)
 class DaySealAdmin(ReadOnlyAdmin):
     list_display = ["gaming_day", "merkle_root", "event_count", "stream_count",
@@ -49,7 +55,8 @@ class DaySealAdmin(ReadOnlyAdmin):
 
     @admin.display(description="export")
     def export(self, seal: DaySeal) -> str:
-        return format_html('<a href="{}">Download export</a>', _download_url(seal))
+        # The download itself is a button (a POST) on the Exports page.
+        return format_html('<a href="{}">Export…</a>', _exports_url(seal))
 
     def changelist_view(self, request, extra_context=None):
         extra_context = {**(extra_context or {}), "may_download": may_download(request.user)}
@@ -103,9 +110,12 @@ class DaySealAdmin(ReadOnlyAdmin):
         return self._exports_page(request)
 
     def download_export(self, request: HttpRequest, day: str) -> HttpResponse:
-        """One sealed day's zip, recorded in the ledger as downloaded."""
+        """One sealed day's zip, recorded in the ledger as downloaded (a POST,
+        CSRF-checked by ``admin_view``)."""
         if not may_download(request.user):
             raise PermissionDenied
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
         try:
             gaming_day = parse_day(day)
         except ValueError as error:

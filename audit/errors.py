@@ -60,6 +60,13 @@ class StaleVersion(LedgerError):
     reason = "stale_version"
 
 
+class PayloadTooLarge(LedgerError):
+    """A body larger than the API reads (``API_MAX_BODY_BYTES``): refused unread."""
+
+    status_code = 413
+    reason = "too_large"
+
+
 class IdempotencyConflict(LedgerError):
     status_code = 422
     reason = "idempotency_key_reused"

@@ -40,6 +40,7 @@ from typing import Any
 
 import fastjsonschema
 import psycopg
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
@@ -56,7 +57,7 @@ from audit.records import (
     StreamSoFar,
 )
 from audit.registry import REGISTRY
-from audit.storage import COLUMNS, chain, pg_cursor, read_columns, select_events
+from audit.storage import COLUMNS, chain, pg_cursor, read_columns, select_events, stored_batch
 from audit.storage import heads as stream_heads
 from audit.storage import store as database_store
 from audit.validation import may_append, validate
@@ -97,7 +98,7 @@ def append(
     expected_version: int | None,
     actor: Actor,
     idempotency_key: str | None = None,
-    raw_body: str | None = None,
+    raw_body: str | bytes | None = None,
 ) -> AppendResult:
     """Append ``events`` to ``stream_id`` atomically, or refuse them all.
 
@@ -279,22 +280,48 @@ def record_rejection(
     stream_id: str,
     actor: Actor | None,
     idempotency_key: str = "",
-    raw_body: str = "",
+    raw_body: str | bytes = "",
+    body_length: int | None = None,
 ) -> None:
+    """Keep a refusal: bounded, whatever was sent.
+
+    The body's first ``REJECTED_BODY_PREFIX_BYTES`` are kept as received with
+    the whole body's length and SHA-256. ``body_length`` larger than the body
+    given is a body refused unread (413): its length is the declared one and
+    it has no digest. Every text is made storable first: the NUL character
+    and lone surrogates a hostile client sends would otherwise make the
+    refusal itself fail to be written.
+    """
+    body = raw_body if isinstance(raw_body, bytes) else raw_body.encode("utf-8", "surrogatepass")
+    unread = body_length is not None and body_length > len(body)
+    prefix = body[: settings.REJECTED_BODY_PREFIX_BYTES]
     RejectedSubmission.objects.create(
         received_at=timezone.now(),
-        stream_id=stream_id[:200],
+        stream_id=storable(stream_id)[:200],
         status_code=error.status_code,
         reason=error.reason,
-        message=error.message,
-        field=error.field[:200],
-        section=error.section[:50],
+        message=storable(error.message),
+        field=storable(error.field)[:200],
+        section=storable(error.section)[:50],
         actor=actor.username if actor else "",
-        device=actor.device if actor else "",
+        device=storable(actor.device)[:150] if actor else "",
         source=actor.source if actor else "api",
-        idempotency_key=idempotency_key[:200],
-        raw_body=raw_body,
+        idempotency_key=storable(idempotency_key)[:200],
+        raw_body=storable(prefix.decode("utf-8", "replace")),
+        body_prefix=prefix,
+        body_length=body_length if unread else len(body),
+        body_sha256="" if unread else hashlib.sha256(body).hexdigest(),
     )
+
+
+def storable(text: str) -> str:
+    """``text`` as PostgreSQL's text columns hold it: NUL and lone surrogates
+    written as escapes (``\\x00``, ``\\ud800``) so the record says what came."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text.replace("\x00", "\\x00")
 
 
 def _append(
@@ -312,9 +339,17 @@ def _append(
             head_version, head_hash, earlier = store.lookup(stream_id, idempotency_key)
             if earlier is not None:
                 return _replay(idempotency_key or "", request_hash, earlier)
-            so_far = _admit(stream_id, events, expected_version, head_version, head_hash, actor)
+            try:
+                so_far = _admit(stream_id, events, expected_version, head_version, head_hash,
+                                actor)  # fmt: skip
+            except (errors.StaleVersion, errors.UnknownStream, errors.RuleViolation):
+                # A retry whose idempotency record is gone: its events still say so.
+                earlier = stored_batch(idempotency_key) if idempotency_key else None
+                if earlier is not None:
+                    return _replay(idempotency_key or "", request_hash, earlier)
+                raise
             rows, hashes, recorded_at = chain(
-                stream_id, events, head_version, head_hash, actor, idempotency_key
+                stream_id, events, head_version, head_hash, actor, idempotency_key, request_hash
             )
             first_position = store.write(
                 stream_id, rows, recorded_at, idempotency_key, request_hash, hashes, head_version
@@ -324,6 +359,9 @@ def _append(
         # Another writer won the race for this stream version or this key.
         with transaction.atomic():
             head_version, _, earlier = store.lookup(stream_id, idempotency_key)
+            if earlier is None and idempotency_key:
+                # The events' unique batch key refused a second store.
+                earlier = stored_batch(idempotency_key)
         if earlier is not None:
             return _replay(idempotency_key or "", request_hash, earlier)
         raise errors.StaleVersion(

@@ -77,7 +77,14 @@ class RejectedSubmission(models.Model):
     """Every refused append, with the reason, the actor and the raw body.
 
     Nothing of a refused submission reaches the ledger; this table is
-    append-only too, so the audit trail of refusals cannot be pruned.
+    append-only too, so the audit trail of refusals cannot be pruned. Its
+    growth is bounded instead: a refusal keeps the first
+    ``REJECTED_BODY_PREFIX_BYTES`` of the body exactly as received
+    (``body_prefix``; ``raw_body`` is that prefix as readable text), with the
+    whole body's length and SHA-256, and clients without valid credentials are
+    throttled per address before anything is stored. Rows from before
+    migration 0011 kept the whole body in ``raw_body`` and have no length,
+    digest nor prefix (null).
     """
 
     received_at = models.DateTimeField()
@@ -92,6 +99,14 @@ class RejectedSubmission(models.Model):
     source = models.CharField(max_length=30)
     idempotency_key = models.CharField(max_length=200, blank=True)
     raw_body = models.TextField(blank=True)
+    # Nullable without a default, so adding them is an ALTER TABLE ADD COLUMN on
+    # SQLite too (a rebuilt table would lose its append-only triggers).
+    body_prefix = models.BinaryField(null=True, help_text="the body's first bytes, as received")
+    body_length = models.BigIntegerField(null=True, help_text="the whole body's length, bytes")
+    # Null (not "") marks a row from before 0011, as for the two fields above.
+    body_sha256 = models.CharField(  # noqa: DJ001
+        max_length=64, null=True, help_text="SHA-256 of the whole body; empty when not read"
+    )
 
     class Meta:
         db_table = "ledger_rejected"

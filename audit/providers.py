@@ -11,7 +11,9 @@ the app that owns them, registered when that app is ready:
 * the **roles** the ledger names: the role of its own jobs (``Actor.system``)
   and the roles that may download a sealed day's export (``casino``);
 * the **export's read models**: each CSV a day's regulator export carries and
-  the rows it holds (``tables`` registers ``rounds.csv`` and the others).
+  the rows it holds (``tables`` registers ``rounds.csv`` and the others);
+* the **read scope**: which stream each reader may read through the API
+  (``tables`` registers its matrix of roles and stream kinds).
 
 Asking for a calendar or the roles before an app registered them is a
 configuration error, raised with what is missing.
@@ -132,3 +134,44 @@ def day_streams() -> DayStreams | None:
     """The registered day streams; None when no app registered any (every
     event then belongs to the day it was recorded in)."""
     return _day_streams
+
+
+#: Checks of what apps keep beside the ledger against it, by what they concern
+#: (``verify_ledger`` runs each and names every problem it returns).
+_side_checks: dict[str, Callable[[], list[str]]] = {}
+
+
+def register_side_check(what: str, check: Callable[[], list[str]]) -> None:
+    _side_checks[what] = check
+
+
+def side_checks() -> dict[str, Callable[[], list[str]]]:
+    return dict(_side_checks)
+
+
+@dataclass(frozen=True)
+class ReadScope:
+    """Who may read what through the API: the app's matrix of roles, stream
+    kinds and what a reader is bound to (``tables.read_scope``).
+
+    ``may_read(user, auth, stream_id)`` decides one stream (``auth`` is what
+    the request authenticated with: a device's token names its table);
+    ``may_follow_log(user)`` decides the global log, which holds every kind."""
+
+    may_read: Callable[[Any, Any, str], bool]
+    may_follow_log: Callable[[Any], bool]
+
+
+_read_scope: ReadScope | None = None
+
+
+def register_read_scope(scope: ReadScope) -> ReadScope:
+    global _read_scope
+    _read_scope = scope
+    return scope
+
+
+def read_scope() -> ReadScope:
+    if _read_scope is None:
+        raise ImproperlyConfigured("no read scope is registered with the ledger")
+    return _read_scope

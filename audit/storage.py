@@ -66,11 +66,16 @@ def chain(
     head_hash: str,
     actor: Actor,
     idempotency_key: str | None,
+    request_hash: str = "",
 ) -> tuple[list[Row], list[str], datetime]:
     """Hash-chain the batch onto the stream's head.
 
     The stored payload and metadata are the canonical JSON that was hashed;
-    parts shared by the batch are serialised once.
+    parts shared by the batch are serialised once. With an idempotency key,
+    the batch's first event also carries ``idempotency`` (the key, the
+    request's hash and the batch's size): a unique index on that key makes
+    the database refuse a second store of the batch even if its idempotency
+    record is lost, and the original answer can be read back from the events.
     """
     recorded_at = clock.now()
     recorded_text = format_timestamp(recorded_at)
@@ -92,6 +97,11 @@ def chain(
             if event.metadata
             else base_metadata_json
         )
+        if offset == 1 and idempotency_key:
+            batch = {"key": idempotency_key, "request_hash": request_hash, "events": len(events)}
+            metadata_json = canonical_payload(
+                {**base_metadata, **event.metadata, "idempotency": batch}
+            )
         occurred_at = event.occurred_at or recorded_at
         occurred_text = (
             recorded_text if occurred_at is recorded_at else format_timestamp(occurred_at)
@@ -275,6 +285,46 @@ class _GenericStore:
                     [key, stream_id, request_hash, json.dumps(result), adapt(recorded_at)],
                 )
         return first_position
+
+
+#: The batch key of an event's metadata, as its unique index (migration
+#: ``audit.0011``) states it on each database.
+BATCH_KEY = {
+    "postgresql": "(metadata->'idempotency'->>'key')",
+    "sqlite": "json_extract(metadata, '$.idempotency.key')",
+}
+
+
+def stored_batch(key: str) -> tuple[str, Any] | None:
+    """The (request hash, result) of the batch stored under ``key``, read
+    from the events themselves: the answer to a retry whose idempotency
+    record is gone. ``None`` when no batch carries the key."""
+    expression = BATCH_KEY[connection.vendor]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT stream_id, version, metadata FROM ledger_event WHERE {expression} = %s",
+            [key],
+        )
+        first = cursor.fetchone()
+        if first is None:
+            return None
+        stream_id, version, metadata = first
+        batch = loads_json(metadata)["idempotency"]
+        cursor.execute(
+            "SELECT position, hash FROM ledger_event WHERE stream_id = %s AND version >= %s "
+            "AND version < %s ORDER BY version",
+            [stream_id, version, version + batch["events"]],
+        )
+        rows = cursor.fetchall()
+    result = {
+        "stream_id": stream_id,
+        "first_version": version,
+        "last_version": version + len(rows) - 1,
+        "first_position": rows[0][0],
+        "last_position": rows[-1][0],
+        "hashes": [digest for _, digest in rows],
+    }
+    return batch["request_hash"], result
 
 
 def store() -> _PostgresStore | _GenericStore:

@@ -63,6 +63,10 @@ def may_append(actor: Actor, event_type: str) -> bool:
 
 FLOAT_REFUSED = "numbers must be integers (money is integer cents, odds are fractions)"
 NUL_REFUSED = "text may not contain the NUL character (U+0000)"
+SURROGATE_REFUSED = (
+    "text may not contain a lone surrogate (U+D800 to U+DFFF): it is not Unicode, and the "
+    "hash chain's canonical JSON (UTF-8) cannot encode it"
+)
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 RANGE_REFUSED = (
     f"integers must lie within the signed 64-bit range [{INT64_MIN}, {INT64_MAX}]: "
@@ -80,11 +84,13 @@ def _unstorable(value: Any, path: str) -> tuple[str, str] | None:
     if isinstance(value, int) and not isinstance(value, bool):
         return None if INT64_MIN <= value <= INT64_MAX else (path, RANGE_REFUSED)
     if isinstance(value, str):
-        return (path, NUL_REFUSED) if "\x00" in value else None
+        refused = _text_refused(value)
+        return (path, refused) if refused else None
     if isinstance(value, dict):
         for key, item in value.items():
-            if "\x00" in key:
-                return f"{path}.{key!r}", NUL_REFUSED
+            refused = _text_refused(key) if isinstance(key, str) else None
+            if refused:
+                return f"{path}.{key!r}", refused
             found = _unstorable(item, f"{path}.{key}")
             if found:
                 return found
@@ -96,8 +102,18 @@ def _unstorable(value: Any, path: str) -> tuple[str, str] | None:
     return None
 
 
+def _text_refused(text: str) -> str | None:
+    if "\x00" in text:
+        return NUL_REFUSED
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return SURROGATE_REFUSED
+    return None
+
+
 def validate(stream_id: str, events: Sequence[NewEvent], actor: Actor) -> None:
-    if not STREAM_ID.match(stream_id):
+    if not STREAM_ID.fullmatch(stream_id):
         raise errors.MalformedSubmission(
             f"stream id {stream_id!r} is not of the form <kind>:<key>", field="stream_id"
         )

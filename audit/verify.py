@@ -23,8 +23,10 @@ does not follow the previous version's (positions swapped). Then:
   ledger, and the seal archive outside the database
   (``EXPORT_ROOT/seals``) against the seal rows;
 * **beside the ledger**: each sealed day's refused submissions against the
-  ids and digest its seal signed, and every append permission against its
-  history (one added by SQL has none).
+  ids and digest its seal signed, every append permission against its
+  history (one added by SQL has none), and what the apps register
+  (``audit.providers.register_side_check``: the configuration history the
+  admin shows against the configuration events).
 """
 
 from __future__ import annotations
@@ -177,7 +179,38 @@ def verify(*, progress: Callable[[int], None] | None = None, page: int = 5000) -
     _check_heads(report)
     _check_seals(report)
     _check_permissions(report)
+    _check_idempotency(report)
+    _check_beside(report)
     return report
+
+
+def _check_idempotency(report: Report) -> None:
+    """Every batch stored with an idempotency key (its first event carries
+    it) still has its idempotency record: one deleted is named (a retry is
+    still refused a second copy by the events' unique key)."""
+    from audit.storage import BATCH_KEY
+
+    key = BATCH_KEY[connection.vendor]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT e.stream_id, e.version, e.position, {key} FROM ledger_event e "
+            f"WHERE {key} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ledger_idempotency i "
+            f"WHERE i.key = {key}) ORDER BY e.position"
+        )
+        for stream_id, version, position, lost in cursor.fetchall():
+            report.add("idempotency records", f"stream {stream_id} version {version} (position "
+                       f"{position}) was stored under Idempotency-Key {lost!r}, whose record "
+                       "is gone: it was deleted")  # fmt: skip
+
+
+def _check_beside(report: Report) -> None:
+    """What the apps keep beside the ledger, each against the ledger (the
+    configuration history the admin shows, ``audit.providers.side_checks``)."""
+    from audit import providers
+
+    for what, check in providers.side_checks().items():
+        for problem in check():
+            report.add(what, problem)
 
 
 def _check_heads(report: Report) -> None:

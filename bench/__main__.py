@@ -4,6 +4,8 @@
   compared with raw COPY, raw psycopg and the ``eventsourcing`` library;
 * ``bench.bench_evaluator`` — the hand evaluator (run only if it is there);
 * ``bench.replay`` — replay-verify of simulated gaming days from PostgreSQL;
+* ``bench.games`` — the same for a simulated day of every game in the registry,
+  each beside Criss-Cross, at 50 and 200 tables;
 * ``bench.close`` — the gaming-day close (replay, reconciliation, seal,
   export) of simulated days, stage by stage;
 * ``bench.round_append`` — a 95-event round appended one event at a time
@@ -27,10 +29,11 @@ import sys
 import traceback
 
 BENCHMARKS = (
-    "ledger", "evaluator", "replay", "close", "round_append", "parsheet", "dice_parsheet",
+    "ledger", "evaluator", "replay", "games", "close", "round_append", "parsheet",
+    "dice_parsheet",
 )  # fmt: skip
 #: Benchmarks run as ``python -m bench.<name>`` in their own interpreter.
-MODULES = ("replay", "close", "round_append", "parsheet", "dice_parsheet")
+MODULES = ("replay", "games", "close", "round_append", "parsheet", "dice_parsheet")
 
 
 def _run_evaluator() -> int:

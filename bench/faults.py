@@ -115,7 +115,11 @@ class Server:
         environment = {
             **os.environ, "DATABASE_URL": database_url, "ALLOWED_HOSTS": "127.0.0.1",
             "SECRET_KEY": "pitboss-faults-" + secrets.token_hex(16), "DJANGO_DEBUG": "0",
-            "DJANGO_SETTINGS_MODULE": "casino.settings", **(env or {}),
+            "SECURE_SSL_REDIRECT": "0",  # plain HTTP on the loopback, on purpose
+            "DJANGO_SETTINGS_MODULE": "casino.settings",
+            # A load generator, not a hostile client: the throttle would measure itself.
+            "API_THROTTLE_TOKEN": "1000000/min", "API_THROTTLE_ANONYMOUS": "1000000/min",
+            **(env or {}),
         }  # fmt: skip
         environment.pop("CELERY_BROKER_URL", None)  # projections inline, as the embedded default
         with open(log_path, "w") as log:
@@ -321,13 +325,13 @@ def outcome(cursor: Any, devices: list[Device]) -> dict[str, Any]:
 
 def make_device_token(username: str = "fault-device") -> str:
     from django.contrib.auth.models import Group, User
-    from rest_framework.authtoken.models import Token
 
     from casino.roles import Role
+    from operations import tokens
 
     user, _ = User.objects.get_or_create(username=username)
     user.groups.add(Group.objects.get(name=Role.SYSTEM.value))
-    return Token.objects.get_or_create(user=user)[0].key
+    return tokens.issue(user, device=username, by="bench")[1]
 
 
 # --- the bench ---------------------------------------------------------------------------

@@ -553,14 +553,13 @@ def free_port() -> int:
 
 def api_token() -> str:
     from django.contrib.auth.models import Group, User
-    from rest_framework.authtoken.models import Token
 
     from casino.roles import Role
+    from operations import tokens
 
     user, _ = User.objects.get_or_create(username="bench-api")
     user.groups.add(Group.objects.get(name=Role.SYSTEM.value))
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
+    return tokens.issue(user, device="bench-api", by="bench")[1]
 
 
 @contextlib.contextmanager
@@ -568,7 +567,10 @@ def gunicorn_server(url: str, log: Any) -> Iterator[int]:
     port = free_port()
     gunicorn = Path(sys.executable).with_name("gunicorn")
     env = {**os.environ, "DATABASE_URL": url, "ALLOWED_HOSTS": "127.0.0.1",
-           "SECRET_KEY": "pitboss-bench-" + secrets.token_hex(16), "DJANGO_DEBUG": "0"}
+           "SECRET_KEY": "pitboss-bench-" + secrets.token_hex(16), "DJANGO_DEBUG": "0",
+           "SECURE_SSL_REDIRECT": "0",  # plain HTTP on the loopback, on purpose
+           # A load generator, not a hostile client: the throttle would measure itself.
+           "API_THROTTLE_TOKEN": "1000000/min"}
     process = subprocess.Popen(  # noqa: S603
         [str(gunicorn), "casino.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2",
          "-c", "python:bench.ledger"],

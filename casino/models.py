@@ -134,9 +134,11 @@ class Employee(models.Model):
 
 class VariancePolicy(models.Model):
     """The thresholds above which the gaming-day close raises a variance,
-    per jurisdiction and effective-dated: a day is reconciled under the policy
-    in force on that day, and the thresholds used are written into the
-    close's ledger events. Defaults are common practice, not regulation."""
+    per jurisdiction and effective-dated. The close reads them from the
+    casino's configuration stream in the ledger (``casino.configuration``);
+    these rows are the admin's view of it, written from the events and
+    checked against them (and read only where the stream holds none yet).
+    Defaults are common practice, not regulation."""
 
     jurisdiction = models.ForeignKey(Jurisdiction, on_delete=models.PROTECT)
     effective_from = models.DateField(default=datetime.date(2000, 1, 1))

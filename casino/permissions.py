@@ -15,7 +15,9 @@ VIEWABLE_APPS = ("audit", "casino", "tables", "progressives")
 ADMINISTRATORS_ONLY = ("audit.projectioncheckpoint", "audit.streamindex")
 #: Configuration a role may change (app_label.model).
 EDITABLE = {
-    Role.ADMINISTRATOR: ("audit.appendpermission", "casino.variancepolicy"),
+    # Append permissions change by proposal and a second administrator's
+    # confirmation (casino.permission_changes), never by editing the rows.
+    Role.ADMINISTRATOR: ("casino.variancepolicy", "operations.devicetoken"),
     Role.FINANCE: ("casino.variancepolicy",),
 }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import csp.constants as csp
 import dj_database_url
 
 from casino.env import env_bool, env_int, env_list, env_str
@@ -95,6 +96,8 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en-us"
+# Dates ISO, times to the second with the zone (casino/formats/en/formats.py).
+FORMAT_MODULE_PATH = ["casino.formats"]
 TIME_ZONE = env_str("TIME_ZONE", "America/New_York")
 USE_I18N = False
 USE_TZ = True
@@ -134,6 +137,38 @@ SPECTACULAR_SETTINGS = {
 }
 # What a 503 (database or broker unreachable) tells the device to wait.
 API_RETRY_AFTER_SECONDS = env_int("API_RETRY_AFTER_SECONDS", 2)
+
+# --- issue 14 (h14a): bounded input and throttling of the API ------------------------
+# Bodies larger than this are refused (413, recorded with their length) unread.
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 1024 * 1024)
+# JSON nested deeper than this is refused (400) before anything reads it.
+API_MAX_JSON_DEPTH = env_int("API_MAX_JSON_DEPTH", 32)
+# How much of a refused body its record keeps (with the body's length and SHA-256).
+REJECTED_BODY_PREFIX_BYTES = env_int("REJECTED_BODY_PREFIX_BYTES", 2048)
+# Throttling: per address without valid credentials (checked before anything is
+# stored), per token (or session) with them. The counts live in Django's cache:
+# CACHE_URL (redis://…) shares them between server processes; without it each
+# process counts on its own (the embedded demo, the tests).
+REST_FRAMEWORK |= {
+    "DEFAULT_THROTTLE_CLASSES": [
+        "audit.api.throttling.AddressThrottle",
+        "audit.api.throttling.TokenThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anonymous": env_str("API_THROTTLE_ANONYMOUS", "20/min"),
+        "token": env_str("API_THROTTLE_TOKEN", "3000/min"),
+    },
+    # Proxies in front of the server whose X-Forwarded-For is believed; with 0 the
+    # address is the connection's, so a forged header cannot dodge the throttle.
+    "NUM_PROXIES": env_int("API_TRUSTED_PROXIES", 0),
+}
+_cache_url = env_str("CACHE_URL")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+    if _cache_url
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pitboss"}
+}
+# --- end issue 14 (h14a) ---------------------------------------------------------------
 
 # No broker configured: the embedded default runs every task in-process
 # (eagerly); the in-memory transport keeps Celery from looking for a server.
@@ -207,6 +242,100 @@ LEDGER_TRUSTED_PUBLIC_KEYS = env_list("LEDGER_TRUSTED_PUBLIC_KEYS")
 # Its seals/ directory is not a cache: each seal is archived there once,
 # read-only, outside the database (verify_ledger compares the two).
 EXPORT_ROOT = Path(env_str("EXPORT_ROOT") or BASE_DIR / "var" / "exports")
+
+
+# --- Logins, sessions, tokens and headers (issue 14) --------------------------------
+# Kept together so the hardening reads in one place. Apps and middleware are
+# appended here rather than edited into the lists above.
+INSTALLED_APPS += ["axes", "django_otp", "django_otp.plugins.otp_totp"]
+INSTALLED_APPS.remove("rest_framework.authtoken")  # tokens are operations.tokens, hashed
+MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                  "csp.middleware.CSPMiddleware")  # fmt: skip
+MIDDLEWARE += [
+    "django_otp.middleware.OTPMiddleware",
+    # Idle timeout, then the second factor: both after authentication.
+    "casino.access.IdleTimeoutMiddleware",
+    "casino.second_factor.SecondFactorMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its 429 page.
+    "axes.middleware.AxesMiddleware",
+]
+# Axes first: a locked-out address or username is refused before any password is checked.
+AUTHENTICATION_BACKENDS = ["casino.access.LockoutBackend",
+                           "django.contrib.auth.backends.ModelBackend"]  # fmt: skip
+# Five wrong passwords lock the username, and five from one address lock the
+# address (a spray over many usernames), for half an hour.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = env_int("LOGIN_LOCKOUT_MINUTES", 30) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "casino.access.client_address"  # the proxy's X-Forwarded-For
+AXES_RESET_ON_SUCCESS = True
+# Attempts refused during a lockout neither extend it nor are stored one by one
+# (axes would append each to one row: a client could grow it without end).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_VERBOSE = False
+# Successful logins and logouts are ledger events (casino.access), not also axes' log.
+AXES_DISABLE_ACCESS_LOG = True
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+     "OPTIONS": {"min_length": env_int("PASSWORD_MIN_LENGTH", 12)}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]  # fmt: skip
+# A session ends after this much idleness (casino.access.IdleTimeoutMiddleware;
+# the floor board's own refresh is not activity), and at the latest a shift
+# after the login.
+SESSION_IDLE_SECONDS = env_int("SESSION_IDLE_SECONDS", 15 * 60)
+SESSION_COOKIE_AGE = env_int("SESSION_MAX_SECONDS", 12 * 60 * 60)
+OTP_TOTP_ISSUER = env_str("OTP_TOTP_ISSUER", "Pitboss")
+# Wrong codes count as failed logins towards the lockout above, which is the
+# throttle; django-otp's own (doubling delays) would refuse a right code too.
+OTP_TOTP_THROTTLE_FACTOR = 0
+# Device tokens: hashed, bound to a device and a table, expiring (operations.tokens).
+DEVICE_TOKEN_DAYS = env_int("DEVICE_TOKEN_DAYS", 90)
+REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"] = [
+    # Token first, so an anonymous request gets 401 with WWW-Authenticate.
+    "operations.tokens.DeviceTokenAuthentication",
+    "rest_framework.authentication.SessionAuthentication",
+]
+# TLS: behind a proxy that terminates it and says so in X-Forwarded-Proto.
+# Cookies are Secure and HSTS is sent only when the request came over TLS
+# (Django's SecurityMiddleware sends HSTS on secure requests only).
+if env_bool("BEHIND_TLS_PROXY", not DEBUG):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Plain HTTP is redirected to HTTPS in production; a server run without TLS on
+# purpose (the bench's local gunicorn) sets SECURE_SSL_REDIRECT=0.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 365 * 24 * 60 * 60)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
+SECURE_HSTS_PRELOAD = not DEBUG
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+# No script reads either cookie (forms carry the CSRF token).
+SESSION_COOKIE_HTTPONLY = CSRF_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+# Content Security Policy: the site's own scripts, styles and images only; the
+# few inline scripts and styles carry the request's nonce.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.SELF],
+        "script-src": [csp.SELF, csp.NONCE],
+        "style-src": [csp.SELF, csp.NONCE],
+        # Style attributes (the cards' SVG layout, the admin's widgets) cannot run
+        # code; scripts stay strict.
+        "style-src-attr": [csp.UNSAFE_INLINE],
+        "img-src": [csp.SELF, "data:"],
+        "connect-src": [csp.SELF],
+        "font-src": [csp.SELF],
+        "object-src": [csp.NONE],
+        "base-uri": [csp.SELF],
+        "form-action": [csp.SELF],
+        "frame-ancestors": [csp.NONE],
+    }
+}
+TEMPLATES[0]["OPTIONS"]["context_processors"].append("csp.context_processors.nonce")
 
 LOGGING = {
     "version": 1,

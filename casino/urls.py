@@ -1,11 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from tables import actions, api, finance, floor
+from casino import permission_changes, second_factor
+from tables import actions, api, finance, finance_drill, floor
 
 admin.site.site_header = "Pitboss"
 admin.site.site_title = "Pitboss"
 admin.site.index_title = "Back office"
+admin.site.login_form = second_factor.LoginForm  # the one-time code beside the password
 
 urlpatterns = [
     path("admin/floor/", floor.floor_board, name="floor-board"),
@@ -13,12 +15,18 @@ urlpatterns = [
     path("admin/floor/<slug:table_id>/<str:day>/", floor.table_day, name="table-day"),
     path("admin/act/<slug:action>/<str:stream_id>", actions.act, name="floor-action"),
     path("admin/finance/", finance.finance_index, name="finance-index"),
+    path("admin/finance/today/", finance.finance_today, name="finance-today"),
     path("admin/finance/variances/", finance.finance_variances, name="finance-variances"),
     path("admin/finance/<str:day>/", finance.finance_day, name="finance-day"),
     path("admin/finance/<str:day>/win-report.csv", finance.finance_csv, name="finance-csv"),
     path("admin/finance/<str:day>/win-report.pdf", finance.finance_pdf, name="finance-pdf"),
+    path("admin/finance/<str:day>/<slug:table_id>/variance/<slug:kind>/",
+         finance_drill.finance_variance, name="finance-variance"),
     path("admin/finance/<str:day>/<slug:table_id>/", finance.finance_table_day,
          name="finance-table-day"),
+    path("admin/second-factor/", second_factor.enrol, name="second-factor-enrol"),
+    path("admin/permission-changes/", admin.site.admin_view(permission_changes.page),
+         name="permission-changes"),
     path("admin/", admin.site.urls),
     path("api/<str:version>/games", api.GamesView.as_view(), name="games"),
     path("api/", include("audit.api.urls")),

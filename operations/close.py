@@ -15,7 +15,8 @@ when it finishes, so the stream *is* the job's state:
    findings and the exact theoretical win.
 3. ``close.reconciled`` — per table, the count's win and hold beside the
    ledger's figures, and the variances (``tables.reconciliation``), under the
-   jurisdiction's ``VariancePolicy`` in force that day (recorded with them).
+   variance thresholds in force that day on the casino's configuration
+   stream (``casino.configuration``; recorded with them).
 4. ``close.sealed`` — the day's seal (``audit.seals``).
 5. ``close.exported`` — the regulator export (``audit.exports``), its zip's
    SHA-256.
@@ -66,6 +67,7 @@ from audit.registry import (
     register_event_type,
     register_stream_kind,
 )
+from casino.configuration import thresholds_in_force
 from casino.models import Casino, DayClose, DayCloseStatus, VariancePolicy
 from casino.roles import Role
 
@@ -345,7 +347,10 @@ def _start(day: datetime.date, casino: Casino, requested_by: str, force: bool) -
             "verify their counts, or have a shift supervisor force the close (those tables "
             "are then recorded without a win)."
         )
-    policy = VariancePolicy.in_force(casino.jurisdiction_id, day)
+    # The thresholds in force that day as the casino's configuration stream
+    # holds them (issue 21); a casino whose stream holds none yet, its policy rows.
+    thresholds = thresholds_in_force(day) or VariancePolicy.in_force(
+        casino.jurisdiction_id, day).thresholds()
     return {
         "gaming_day": day.isoformat(),
         "requested_by": requested_by,
@@ -355,7 +360,7 @@ def _start(day: datetime.date, casino: Casino, requested_by: str, force: bool) -
         "left_open": left_open,
         "uncounted": uncounted,
         "jurisdiction": casino.jurisdiction_id,
-        "thresholds": policy.thresholds(),
+        "thresholds": thresholds,
     }
 
 

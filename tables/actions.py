@@ -47,6 +47,18 @@ def _acknowledged_round_finding(user: str, request: HttpRequest) -> dict[str, An
             "note": _note(request)}  # fmt: skip
 
 
+def _acknowledged_variance(user: str, request: HttpRequest) -> dict[str, Any]:
+    return {"gaming_day": request.POST.get("gaming_day", ""),
+            "table_id": request.POST.get("table_id", ""), "kind": request.POST.get("kind", ""),
+            "acknowledged_by": user,
+            "owner": request.POST.get("owner", "").strip()[:150] or user,
+            "note": _note(request)}  # fmt: skip
+
+
+def _accepted(user: str, request: HttpRequest) -> dict[str, Any]:
+    return {"accepted_by": user, "reason": request.POST.get("reason", "")[:500]}
+
+
 @dataclass(frozen=True)
 class Action:
     #: stream kind → the event type this action appends there
@@ -71,9 +83,14 @@ ACTIONS: dict[str, Action] = {
     "resolve-finding": Action({"compliance": "compliance.resolved",
                                "finding": "finding.resolved"}, _resolved, "resolved"),
     "accept-finding": Action(
-        {"compliance": "compliance.accepted", "finding": "finding.accepted"},
-        lambda user, request: {"accepted_by": user, "reason": request.POST.get("reason", "")[:500]},
+        {"compliance": "compliance.accepted", "finding": "finding.accepted"}, _accepted,
         "accepted"),
+    # A variance's steps are finance's: their own actions, so that a finance
+    # analyst is offered no finding's buttons and a floorperson no variance's.
+    "acknowledge-variance": Action({"variance": "variance.acknowledged"},
+                                   _acknowledged_variance, "acknowledged", starts_stream=True),
+    "resolve-variance": Action({"variance": "variance.resolved"}, _resolved, "resolved"),
+    "accept-variance": Action({"variance": "variance.accepted"}, _accepted, "accepted"),
 }  # fmt: skip
 
 #: A stream version as the page renders it: a positive whole number, nothing else.

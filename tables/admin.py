@@ -8,10 +8,10 @@ from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from simple_history.admin import SimpleHistoryAdmin
 
-from audit.admin import ReadOnlyAdmin
+from audit.admin import HistoryAdmin, ReadOnlyAdmin
 from audit.ledger import read_stream
+from tables.admin_configuration import TableConfigurationAdmin
 from tables.cards_svg import layout_html
 from tables.formatting import cite, denominations, dollars, moment
 from tables.models import (
@@ -279,8 +279,10 @@ class FindingAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Table)
-class TableAdmin(SimpleHistoryAdmin):
-    """Table configuration; every change is kept (History button)."""
+class TableAdmin(TableConfigurationAdmin, HistoryAdmin):
+    """Table configuration: a save is a change in the ledger (in force once a
+    second person confirms it where required); the History button shows the
+    changes as applied."""
 
     list_display = ["table_id", "pit", "game", "ruleset_id", "min_wager", "max_wager",
                     "positions", "dealing_method", "shuffler", "status"]  # fmt: skip

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class TablesConfig(AppConfig):
@@ -8,15 +9,29 @@ class TablesConfig(AppConfig):
     def ready(self) -> None:
         # Register round event types, the round stream kind, projections and
         # the read models the ledger's exports carry.
+        from audit import providers
         from tables import (  # noqa: F401
             compliance,
+            configuration,
             count,
             day_streams,
             decks,
             dice,
             exports,
             projections,
+            read_scope,
             reviews,
             round_events,
             table_day,
+            variance_reviews,
         )
+
+        # The admin's configuration history is checked against the ledger's
+        # events by verify_ledger; history from before the events is imported once.
+        providers.register_side_check(
+            "configuration", lambda: [str(d) for d in configuration.differences()]
+        )
+        post_migrate.connect(configuration.import_history, sender=self,
+                             dispatch_uid="tables.configuration.import_history")  # fmt: skip
+        post_migrate.connect(configuration.import_thresholds, sender=self,
+                             dispatch_uid="tables.configuration.import_thresholds")  # fmt: skip

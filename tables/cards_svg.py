@@ -129,6 +129,8 @@ def _spots_of(game_id: str, events: Sequence[Any]) -> tuple[tuple[str, ...], ...
 
 
 def _hand(css: str, label: str, spots: Sequence[str], cards: Mapping[str, str]) -> str:
+    # A card drawn after the deal (a bought or exchanged card) follows the dealt spots.
+    spots = (*spots, *(spot for spot in cards if spot not in spots))
     drawn = format_html_join("", "{}", ((card_svg(cards.get(spot)),) for spot in spots))
     return format_html(
         '<div class="{}" style="display:inline-block;margin:6px 12px 0 0;text-align:center">'

@@ -290,7 +290,11 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
     run_projection(ROUNDS)
     lead = datetime.timedelta(minutes=settings.DECK_CHANGE_LEAD_MINUTES)
     gaming_day = current_gaming_day(now).isoformat()
-    tables = {t.table_id: t for t in Table.objects.filter(status=TableStatus.ACTIVE)}
+    from tables.configuration import configured
+
+    # The rule set and dealing method in force now, from the ledger (issue 21).
+    tables = {t.table_id: t for t in configured(Table.objects.all(), now)
+              if t.status == TableStatus.ACTIVE}  # fmt: skip
     decks = Deck.objects.filter(
         status=DeckStatus.IN_USE, table_id__in=list(tables), in_use_since__lte=now
     ).order_by("table_id", "in_use_since", "deck_id")

@@ -35,6 +35,7 @@ from audit.registry import (
     register_event_type,
     register_stream_kind,
 )
+from casino.configuration import threshold_setters
 from casino.roles import Role
 from tables.models import Table
 from tables.table_day import (
@@ -226,6 +227,11 @@ def _check_count_event(
         check_denominations(payload["chips"], f"{payload_field}.chips")
         check_person(payload["counted_by"], COUNTERS, f"{payload_field}.counted_by")
         check_signed_by_actor(actor, [payload["counted_by"]], f"{payload_field}.counted_by")
+        if payload["counted_by"] in threshold_setters(day):
+            refuse(f"{payload_field}.counted_by: {payload['counted_by']} set the variance "
+                   f"thresholds in force on gaming day {day}, which judge this count; the "
+                   "person who changes the thresholds may not enter the count (segregation "
+                   "of duties)", f"{payload_field}.counted_by")  # fmt: skip
     elif event_type == VERIFIED:
         assert latest is not None
         if latest.verified_by:

@@ -31,14 +31,26 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 
 from audit.downloads import parse_day
+from audit.ledger import versions_at
 from audit.records import roles_of
-from casino.models import Casino, DayClose, DayCloseStatus
+from casino.models import Casino, DayClose, DayCloseStatus, current_gaming_day
 from casino.roles import Role
 from tables.formatting import dollars
-from tables.models import Finding, Game, Round, TableDayFigures, Variance
+from tables.models import (
+    UNRESOLVED,
+    Finding,
+    Game,
+    ReviewStatus,
+    Round,
+    TableDayFigures,
+    Variance,
+    VarianceReview,
+)
 from tables.reconciliation import RECONCILED, basis_points
+from tables.variance_reviews import variance_stream_id
 
 #: Who may open the finance pages (regulators only read anyway).
 FINANCE_ROLES = frozenset({Role.FINANCE, Role.SHIFT_SUPERVISOR, Role.REGULATOR,
@@ -89,7 +101,15 @@ def percent_text(points: int | None, minus: str = "−") -> str:
 
 
 def game_label(game: str) -> str:
-    return Game(game).label if game in Game.values else game
+    """A game's name as people read it (the registry's), its id if unknown."""
+    from tables.rules.registry import game_name
+
+    if game in Game.values:
+        return Game(game).label
+    try:
+        return game_name(game)
+    except (KeyError, LookupError):
+        return game
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -104,6 +124,8 @@ class Line:
     win_cents: int = 0
     theoretical_win_cents: int = 0
     variances: int = 0
+    #: Variances still to be worked (neither resolved nor accepted).
+    open_variances: int = 0
     table_id: str = ""
     pit: str = ""
     game: str = ""
@@ -143,13 +165,15 @@ class Line:
         return self.win_cents - self.theoretical_win_cents
 
 
-def line_of(figures: TableDayFigures) -> Line:
+def line_of(figures: TableDayFigures, closed_variances: int = 0) -> Line:
+    """A table's line; ``closed_variances`` of its variances are resolved or accepted."""
     return Line(label=figures.table_id, table_id=figures.table_id, pit=figures.pit,
                 game=figures.game, status=figures.status, rounds=figures.rounds,
                 handle_cents=figures.handle_cents, drop_cents=figures.drop_cents,
                 win_cents=figures.win_cents,
                 theoretical_win_cents=figures.theoretical_win_cents,
                 variances=figures.variances,
+                open_variances=figures.variances - closed_variances,
                 recorded_hold_points=figures.hold_basis_points)  # fmt: skip
 
 
@@ -165,6 +189,7 @@ def total(label: str, lines: Iterable[Line], **keys: str) -> Line:
         win_cents=sum(line.win_cents for line in lines),
         theoretical_win_cents=sum(line.theoretical_win_cents for line in lines),
         variances=sum(line.variances for line in lines),
+        open_variances=sum(line.open_variances for line in lines),
         **keys,
     )
 
@@ -205,8 +230,9 @@ def periods(day: datetime.date) -> list[Period]:
     year_start, month_start = day.replace(month=1, day=1), day.replace(day=1)
     closed = DayClose.objects.filter(status=DayCloseStatus.CLOSED, gaming_day__gte=year_start,
                                      gaming_day__lte=day).values("gaming_day")  # fmt: skip
-    rows = [(figures.gaming_day, line_of(figures))
-            for figures in TableDayFigures.objects.filter(gaming_day__in=closed)]  # fmt: skip
+    done = closed_variance_counts(gaming_day__gte=year_start, gaming_day__lte=day)
+    rows = [(f.gaming_day, line_of(f, done.get((f.gaming_day, f.table_id), 0)))
+            for f in TableDayFigures.objects.filter(gaming_day__in=closed)]  # fmt: skip
     games = sorted({line.game for _, line in rows})
 
     def period(label: str, lines: list[tuple[datetime.date, Line]]) -> Period:
@@ -237,15 +263,56 @@ class VarianceLine:
     amount: str
     threshold: str
     url: str
+    #: Its review stream, the review (None while nobody acknowledged it) and
+    #: the stream version the page shows (0: none yet), which its buttons post.
+    stream_id: str = ""
+    review: VarianceReview | None = None
+    version: int = 0
+
+    @property
+    def status(self) -> str:
+        return self.review.status if self.review else ReviewStatus.OPEN
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in UNRESOLVED
+
+    @property
+    def detail_url(self) -> str:
+        v = self.variance
+        return reverse("finance-variance", args=[v.gaming_day.isoformat(), v.table_id, v.kind])
 
 
 def variance_lines(variances: Iterable[Variance]) -> list[VarianceLine]:
-    return [
-        VarianceLine(v, VARIANCE_KINDS.get(v.kind, v.kind), variance_amount(v.amount, v.unit),
-                     variance_amount(v.threshold, v.unit),
-                     table_day_url(v.gaming_day, v.table_id) + "#variances")
-        for v in variances
-    ]  # fmt: skip
+    listed = list(variances)
+    streams = {v.pk: variance_stream_id(v.gaming_day, v.table_id, v.kind) for v in listed}
+    reviews = {r.stream_id: r for r in
+               VarianceReview.objects.filter(stream_id__in=list(streams.values()))}  # fmt: skip
+    versions = versions_at(r.computed_at_position for r in reviews.values())
+    lines = []
+    for v in listed:
+        review = reviews.get(streams[v.pk])
+        lines.append(VarianceLine(
+            v, VARIANCE_KINDS.get(v.kind, v.kind), variance_amount(v.amount, v.unit),
+            variance_amount(v.threshold, v.unit),
+            table_day_url(v.gaming_day, v.table_id) + "#variances", streams[v.pk], review,
+            versions[review.computed_at_position] if review else 0))  # fmt: skip
+    return lines
+
+
+def open_variance_count() -> int:
+    """Variances of every close still to be worked (neither resolved nor accepted)."""
+    done = VarianceReview.objects.exclude(status__in=UNRESOLVED).count()
+    return Variance.objects.count() - done
+
+
+def closed_variance_counts(**filters: Any) -> dict[tuple[datetime.date, str], int]:
+    """Per (gaming day, table), how many of its variances are resolved or accepted."""
+    counts: dict[tuple[datetime.date, str], int] = {}
+    closed = VarianceReview.objects.filter(**filters).exclude(status__in=UNRESOLVED)
+    for day, table_id in closed.values_list("gaming_day", "table_id"):
+        counts[day, table_id] = counts.get((day, table_id), 0) + 1
+    return counts
 
 
 def table_day_url(day: datetime.date, table_id: str) -> str:
@@ -292,7 +359,8 @@ def day_report(day: datetime.date) -> DayReport:
     """The report of a closed gaming day; ``DayNotClosed`` otherwise."""
     close = closed_day(day)
     figures = TableDayFigures.objects.filter(gaming_day=day).order_by("pit", "table_id")
-    lines = [line_of(f) for f in figures]
+    done = closed_variance_counts(gaming_day=day)
+    lines = [line_of(f, done.get((day, f.table_id), 0)) for f in figures]
     month = DayClose.objects.filter(
         status=DayCloseStatus.CLOSED, gaming_day__lte=day, gaming_day__gte=day.replace(day=1)
     ).order_by("gaming_day")
@@ -559,6 +627,28 @@ def _report_or_error(request: HttpRequest, day: str) -> DayReport | HttpResponse
         return _missing(request, str(error), 404)
 
 
+def _live_or(request: HttpRequest, day: datetime.date, missing: HttpResponse) -> HttpResponse:
+    """A day not closed yet, as it is played (today, or a day whose close has
+    not completed), marked "not closed"; ``missing`` if nothing was played."""
+    from tables.live import live_report
+
+    report = live_report(day)
+    if not report.tables:
+        return missing
+    close = DayClose.objects.filter(gaming_day=day).first()
+    context = _context(request, f"Gaming day {day:%A %d %B %Y}: live, not closed",
+                       live=report, close=close, closed_days=_closed_days(),
+                       today=current_gaming_day(timezone.now()))  # fmt: skip
+    return render(request, "tables/finance_live.html", context)
+
+
+@staff_member_required
+def finance_today(request: HttpRequest) -> HttpResponse:
+    """The current gaming day, live until its close."""
+    _require_finance(request)
+    return redirect("finance-day", day=current_gaming_day(timezone.now()).isoformat())
+
+
 @staff_member_required
 def finance_index(request: HttpRequest) -> HttpResponse:
     """The latest closed day's report (or the day asked for with ``?day=``)."""
@@ -579,6 +669,8 @@ def finance_day(request: HttpRequest, day: str) -> HttpResponse:
     _require_finance(request)
     report = _report_or_error(request, day)
     if isinstance(report, HttpResponse):
+        if report.status_code == 404:
+            return _live_or(request, parse_day(day), report)
         return report
     context = _context(
         request, f"Daily win report — {report.day:%A %d %B %Y}", report=report,
@@ -619,18 +711,73 @@ def finance_pdf(request: HttpRequest, day: str) -> HttpResponse:
                      f"pitboss-win-report-{report.day.isoformat()}.pdf")  # fmt: skip
 
 
+@dataclass(frozen=True)
+class VarianceGroup:
+    """Variances of one kind at one table over the range shown: the same line
+    repeated day after day is one group (e.g. hold month over month, CC-01, 12 days)."""
+
+    table_id: str
+    kind: str
+    label: str
+    lines: list[VarianceLine]
+
+    @property
+    def days(self) -> int:
+        return len(self.lines)
+
+    @property
+    def first_day(self) -> datetime.date:
+        return min(line.variance.gaming_day for line in self.lines)
+
+    @property
+    def last_day(self) -> datetime.date:
+        return max(line.variance.gaming_day for line in self.lines)
+
+    @property
+    def open(self) -> int:
+        return sum(line.is_open for line in self.lines)
+
+    @property
+    def summary(self) -> str:
+        return f"{self.label}, {self.table_id}, {self.days} day{'s' if self.days != 1 else ''}"
+
+
+def variance_groups(lines: Iterable[VarianceLine]) -> list[VarianceGroup]:
+    """Lines grouped by table and kind, the group with the latest day first."""
+    groups: dict[tuple[str, str], list[VarianceLine]] = {}
+    for line in lines:
+        groups.setdefault((line.variance.table_id, line.variance.kind), []).append(line)
+    found = [VarianceGroup(table_id, kind, VARIANCE_KINDS.get(kind, kind),
+                           sorted(members, key=lambda m: m.variance.gaming_day, reverse=True))
+             for (table_id, kind), members in groups.items()]  # fmt: skip
+    return sorted(found, key=lambda g: (-g.last_day.toordinal(), g.table_id, g.kind))
+
+
+#: The variances page's status filter: what is still to be worked by default.
+VARIANCE_STATUSES = {"open": "still to be worked (open or acknowledged)",
+                     "closed": "resolved or accepted", "all": "all"}  # fmt: skip
+#: How far back the variances page looks by default from the latest closed day.
+DEFAULT_RANGE_DAYS = 31
+
+
 @staff_member_required
 def finance_variances(request: HttpRequest) -> HttpResponse:
-    """Variances of a range of gaming days (``?from=&to=``, default the latest
-    closed day), optionally of one ``kind``."""
+    """Variances of a range of gaming days (``?from=&to=``, default the month
+    up to the latest closed day), of one ``kind`` or ``table``, by ``status``
+    (default those still to be worked), grouped by table and kind."""
     _require_finance(request)
     days = _closed_days()
-    latest = days[0].gaming_day.isoformat() if days else ""
-    start_text = request.GET.get("from") or latest
-    end_text = request.GET.get("to") or start_text
-    kind = request.GET.get("kind", "")
+    latest = days[0].gaming_day if days else None
+    default_start = (latest - datetime.timedelta(days=DEFAULT_RANGE_DAYS - 1)).isoformat() \
+        if latest else ""
+    start_text = request.GET.get("from") or default_start
+    end_text = request.GET.get("to") or (latest.isoformat() if latest else start_text)
+    kind, table = request.GET.get("kind", ""), request.GET.get("table", "")
+    status = request.GET.get("status") or "open"
     context = _context(request, "Variances", closed_days=days, kinds=VARIANCE_KINDS,
-                       start=start_text, end=end_text, kind=kind, variances=[])  # fmt: skip
+                       statuses=VARIANCE_STATUSES, status=status, table=table,
+                       start=start_text, end=end_text, kind=kind, variances=[],
+                       groups=[])  # fmt: skip
     if not start_text:
         context["error"] = "No gaming day has been closed yet: variances come from the close."
         return render(request, "tables/finance_variances.html", context)
@@ -643,10 +790,20 @@ def finance_variances(request: HttpRequest) -> HttpResponse:
         context["error"] = (f"choose a range from one day to {MAX_RANGE_DAYS} days, the first "
                             "day before the last")  # fmt: skip
         return render(request, "tables/finance_variances.html", context, status=400)
+    if status not in VARIANCE_STATUSES:
+        context["error"] = f"status: one of {', '.join(VARIANCE_STATUSES)}, not {status[:20]!r}"
+        return render(request, "tables/finance_variances.html", context, status=400)
     variances = Variance.objects.filter(gaming_day__gte=start, gaming_day__lte=end)
     if kind:
         variances = variances.filter(kind=kind)
-    context["variances"] = variance_lines(variances.order_by("-gaming_day", "table_id", "kind"))
+    if table:
+        variances = variances.filter(table_id=table)
+    lines = variance_lines(variances.order_by("-gaming_day", "table_id", "kind"))
+    if status != "all":
+        lines = [line for line in lines if line.is_open == (status == "open")]
+    context["variances"] = lines
+    context["status_label"] = "" if status == "all" else VARIANCE_STATUSES[status]
+    context["groups"] = variance_groups(lines)
     context["single_day"] = start == end
     return render(request, "tables/finance_variances.html", context)
 

@@ -21,7 +21,7 @@ from audit.ledger import read_stream, versions_at
 from casino.models import current_gaming_day
 from tables.actions import actions_allowed
 from tables.compliance import STANDING_KINDS
-from tables.formatting import cite, dollars
+from tables.formatting import cite, dollars, people
 from tables.models import (
     UNRESOLVED,
     ComplianceFinding,
@@ -114,7 +114,10 @@ def board_state(now: datetime.datetime, user: Any = None) -> dict[str, Any]:
     """Every active table as a tile, by pit: what the floor board shows, and
     which of its buttons ``user`` may press."""
     day = current_gaming_day(now)
-    tables = list(Table.objects.filter(status=TableStatus.ACTIVE))
+    from tables.configuration import configured
+
+    # Rule sets, limits and intervals in force now, from the ledger (issue 21).
+    tables = [t for t in configured(Table.objects.all(), now) if t.status == TableStatus.ACTIVE]
     days = {d.table_id: d for d in TableDay.objects.filter(gaming_day=day)}
     rounds = dict(Round.objects.filter(gaming_day=day).values("table_id")
                   .annotate(n=Count("pk")).values_list("table_id", "n"))  # fmt: skip
@@ -126,6 +129,8 @@ def board_state(now: datetime.datetime, user: Any = None) -> dict[str, Any]:
     dice: dict[str, list[DiceSet]] = {}
     for dice_set in DiceSet.objects.filter(status=DiceStatus.IN_SHAKER).order_by("in_shaker_since"):
         dice.setdefault(dice_set.table_id, []).append(dice_set)
+    live = _live_figures(day)
+    names = people(d.dealer for d in days.values())
     tiles = []
     for table in tables:
         table_day = days.get(table.table_id)
@@ -154,17 +159,43 @@ def board_state(now: datetime.datetime, user: Any = None) -> dict[str, Any]:
                 "ruleset_id": table.ruleset_id,
                 "limits": f"{dollars(table.min_wager_cents)}–{dollars(table.max_wager_cents)}",
                 "status": table_day.status if table_day else "not opened",
-                "dealer": table_day.dealer if table_day else "",
+                "dealer": names.get(table_day.dealer, "") if table_day else "",
                 "rounds_today": rounds.get(table.table_id, 0),
                 "findings_open": open_findings["open"],
                 "findings_acknowledged": open_findings["acknowledged"],
                 "pending": pending.get(table.table_id, []),
                 "decks": tile_decks,
                 "day_url": f"/admin/floor/{table.table_id}/{day.isoformat()}/",
+                "live": live["tables"].get(table.table_id, NOTHING_YET),
             }
         )
     return {"gaming_day": day.isoformat(), "now": now.isoformat(), "tables": tiles,
+            "pits": live["pits"], "total": live["total"],
             "can": actions_allowed(user) if user is not None else {}}  # fmt: skip
+
+
+#: A table with no play yet today.
+NOTHING_YET = {"drop": "$0.00", "win": "$0.00", "hold": "—", "drop_source": "",
+               "win_source": "", "rounds": 0}  # fmt: skip
+
+
+def _live_figures(day: datetime.date) -> dict[str, Any]:
+    """Today's drop, win and hold so far per table, per pit and for the floor
+    (``tables.live``, not closed; the theoretical win is finance's page's)."""
+    from tables.finance import by_pit, total
+    from tables.live import live_lines
+
+    def shown(line: Any) -> dict[str, Any]:
+        return {"drop": dollars(line.drop_cents), "win": dollars(line.win_cents),
+                "hold": line.hold_percent, "negative": line.win_cents < 0,
+                "drop_source": getattr(line, "drop_source", ""),
+                "win_source": getattr(line, "win_source", ""), "rounds": line.rounds,
+                "label": line.label, "pit": line.pit}  # fmt: skip
+
+    lines = live_lines(day, theoretical=False)
+    return {"tables": {line.table_id: shown(line) for line in lines},
+            "pits": [shown(line) for line in by_pit(lines)],
+            "total": shown(total("Floor so far", lines))}  # fmt: skip
 
 
 def _dice_tiles(table: Table, sets: list[DiceSet], now: datetime.datetime) -> list[dict]:
@@ -187,8 +218,12 @@ def _dice_tiles(table: Table, sets: list[DiceSet], now: datetime.datetime) -> li
 @staff_member_required
 def floor_board(request: HttpRequest) -> HttpResponse:
     state = board_state(timezone.now(), request.user)
+    from tables.finance import may_see_finance, open_variance_count
+
+    finance = may_see_finance(request.user)
     context = {**admin.site.each_context(request), "title": "Floor board", "state": state,
-               "lead_seconds": 30 * 60}  # fmt: skip
+               "lead_seconds": 30 * 60, "may_see_finance": finance,
+               "open_variances": open_variance_count() if finance else None}  # fmt: skip
     return render(request, "tables/floor_board.html", context)
 
 

@@ -5,6 +5,7 @@ their jurisdiction writes them, moments in the casino's zone to the second.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 
 from django.utils import timezone
 
@@ -53,3 +54,14 @@ def denominations(counts: dict[str, int] | None) -> list[tuple[str, int, str]]:
     """
     rows = sorted((counts or {}).items(), key=lambda item: -int(item[0]))
     return [(dollars(int(chip)), count, dollars(int(chip) * count)) for chip, count in rows]
+
+
+def people(usernames: Iterable[str]) -> dict[str, str]:
+    """Each username as people read it: the employee's full name (the
+    username where no employee record names it)."""
+    from casino.models import Employee
+
+    wanted = {name for name in usernames if name}
+    named = dict(Employee.objects.filter(user__username__in=wanted)
+                 .values_list("user__username", "full_name"))  # fmt: skip
+    return {name: named.get(name) or name for name in wanted}

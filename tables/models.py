@@ -123,8 +123,10 @@ def _ruleset_choices() -> list[tuple[str, str]]:
 
 
 class Table(models.Model):
-    """A gaming table's configuration. Its history is kept; what happens at
-    the table (openings, fills, decks, rounds) is in the ledger."""
+    """A gaming table's configuration as the admin shows it: written from the
+    ledger's ``table-config:<table>`` events (``tables.configuration``), which
+    replay, the deck job and the close read, and checked against them. What
+    happens at the table (openings, fills, decks, rounds) is in the ledger."""
 
     table_id = models.SlugField(max_length=50, unique=True, help_text="e.g. CC-01")
     pit = models.CharField(max_length=20, default="1")
@@ -497,3 +499,31 @@ class FindingReview(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.round_stream} seat {self.seat} {self.wager}: {self.status}"
+
+
+class VarianceReview(models.Model):
+    """What people did about a variance of a close: acknowledged with a note
+    and an owner, then resolved by a correcting event or accepted with a
+    reason. The variance itself is the close's (``Variance``)."""
+
+    stream_id = models.CharField(max_length=200, primary_key=True)
+    gaming_day = models.DateField()
+    table_id = models.CharField(max_length=50)
+    kind = models.CharField(max_length=30)
+    status = models.CharField(max_length=20, choices=ReviewStatus.choices)
+    #: Who works it until it is closed (the acknowledger unless they named another).
+    owner = models.CharField(max_length=150, blank=True)
+    acknowledged_by = models.CharField(max_length=150, blank=True)
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
+    note = models.TextField(blank=True)
+    closed_by = models.CharField(max_length=150, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    resolution = models.TextField(blank=True)
+    correcting_event = models.CharField(max_length=220, blank=True)
+    computed_at_position = models.BigIntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["gaming_day", "table_id"], name="variance_review_day")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.table_id} {self.gaming_day}: {self.status}"

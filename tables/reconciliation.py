@@ -41,6 +41,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from tables.rules.engine import HOUSE
 from tables.rules.events import DealerCollected, DealerPaid, WagerReturned
 from tables.rules.house_edge import theoretical_win
 
@@ -86,13 +87,27 @@ class PlayTally:
             for wager, amount in seat.wagers.items():
                 if wager in handle:
                     wagers[wager] = wagers.get(wager, 0) + amount
+        # A pot is players' money (§ 583.11(e)): what moves in and out of it is neither
+        # the rack's nor the house's win. Only what the dealer paid from it beyond what it
+        # took in (or took in and never paid out), an error, came from or went to the rack.
+        pooled = {(line.seat, line.wager) for line in result.settlement.lines
+                  if line.counterparty != HOUSE}  # fmt: skip
+        pot_net = 0
         for event in result.events:
+            if pooled and isinstance(event, DealerCollected | DealerPaid | WagerReturned) and (
+                (event.seat, event.wager) in pooled
+            ):
+                sign = {DealerCollected: 1, DealerPaid: -1}.get(type(event), 0)
+                pot_net += sign * event.amount_cents
+                continue
             if isinstance(event, DealerCollected):
                 self.collected_cents += event.amount_cents
             elif isinstance(event, DealerPaid):
                 self.paid_cents += event.amount_cents
             elif isinstance(event, WagerReturned):
                 self.returned_cents += event.amount_cents
+        self.collected_cents += max(pot_net, 0)
+        self.paid_cents += max(-pot_net, 0)
         for wager, amount in wagers.items():
             self.wagers[str(wager)] = self.wagers.get(str(wager), 0) + amount
         options = dict(result.settlement.options_applied)

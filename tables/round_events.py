@@ -18,7 +18,7 @@ import typing
 from collections.abc import Sequence
 from typing import Any
 
-from audit import errors
+from audit import clock, errors
 from audit.registry import (
     MAX_CENTS,
     EventType,
@@ -122,7 +122,7 @@ def round_policy(stream_id: str, recorded: Any, new: Sequence[Any], actor: Any) 
     from tables.rounds import SERVICE, NotARound
 
     if len(recorded) == 0 and new and new[0].event_type == RoundOpened.TYPE:
-        _check_round_opens(stream_id, new[0].payload, actor)
+        _check_round_opens(stream_id, new[0].payload, actor, new[0].occurred_at)
     try:
         SERVICE.check(recorded, new)
     except NotARound:
@@ -138,7 +138,9 @@ def round_policy(stream_id: str, recorded: Any, new: Sequence[Any], actor: Any) 
         ) from None
 
 
-def _check_round_opens(stream_id: str, payload: dict[str, Any], actor: Any) -> None:
+def _check_round_opens(
+    stream_id: str, payload: dict[str, Any], actor: Any, occurred_at: Any = None
+) -> None:
     """A round is the round its stream names, of a day not sealed; a dealer's
     or a device's round is at a configured table whose gaming day is open
     (opened, its opener countersigned, not closed). The system's jobs (the
@@ -168,6 +170,32 @@ def _check_round_opens(stream_id: str, payload: dict[str, Any], actor: Any) -> N
     if not state.open:
         refuse(f"events[0].payload.table_id: table {table_id} is not open on gaming day {day} "
                f"({state.why_not_open()})", "events[0].payload.table_id")  # fmt: skip
+    _check_configured(table_id, payload, occurred_at or clock.now(), refuse)
+
+
+def _check_configured(table_id: str, payload: dict[str, Any], moment: Any, refuse: Any) -> None:
+    """The round uses the rule set, payout limit and options in force at its
+    table when it opens: the table's configuration in the ledger (issue 21),
+    not a row anyone with database rights can edit."""
+    from tables.configuration import configuration_at
+
+    configuration = configuration_at(table_id, moment)
+    if not configuration:
+        return  # a table never configured through the ledger (verify_ledger names it)
+    expected = {"ruleset_id": configuration.get("ruleset_id")}
+    if configuration.get("payout_limit_cents") is not None:
+        expected["payout_limit_cents"] = configuration.get("payout_limit_cents")
+    for name, value in (configuration.get("options") or {}).items():
+        expected[f"options.{name}"] = value
+    for name, value in expected.items():
+        group, _, key = name.partition(".")
+        given = payload.get("options", {}).get(key) if key else payload.get(name)
+        if given != value:
+            source = configuration.sources[group]
+            refuse(f"events[0].payload.{name}: {given!r} is not the table's configuration: "
+                   f"{table_id} uses {value!r} at {moment.isoformat()} "
+                   f"({configuration.stream_id} {source.events})",
+                   f"events[0].payload.{name}")  # fmt: skip
 
 
 for _cls in ROUND_EVENT_TYPES.values():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from audit.ledger import (
 from audit.projections import run_all
 from audit.validation import MAX_BATCH
 from tables.rules.events import DealerCollected, DealerPaid, Decision, WagerPlaced
+from tables.rules.parsheet import CrissCrossPays, CrissCrossPlayed
 from tables.rules.rulesets import get_ruleset
 from tables.rules.simulate import InjectedError
 from tables.rules.simulate_declared import errors_for, irregularities_of, simulator_for
@@ -58,8 +60,15 @@ def simulate_gaming_day(
     rounds_per_commit: int = 1,
     project: bool = True,
     progress: Callable[[int], None] | None = None,
+    mistake_percent: int | None = None,
 ) -> DaySummary:
     """Play ``rounds_per_table`` rounds at every table and append each round.
+
+    With ``mistake_percent``, Criss-Cross players play the par sheet's strategy
+    (:class:`tables.rules.parsheet.CrissCrossPlayed`: its optimal decisions,
+    never folding at the Across Bet) and err that share of the time, so the
+    theoretical win is comparable with the actual; without it, they fold and
+    bet as the simple stated strategy says (what earlier seeded days recorded).
 
     Seats are filled at random from the plan; dealer errors and irregularities
     are injected at the given rates and returned so callers can check that
@@ -72,7 +81,7 @@ def simulate_gaming_day(
     actor = actor or Actor.system("simulator", source="simulator")
     summary = DaySummary()
     rounds = _rounds(tables, gaming_day, rounds_per_table, rng, dealer_error_percent,
-                     irregularity_percent)  # fmt: skip
+                     irregularity_percent, mistake_percent)  # fmt: skip
     with projections_deferred():
         pending: list[StreamBatch] = []
         for stream_id, events, injected in rounds:
@@ -114,6 +123,12 @@ def _tally_chips(summary: DaySummary, events: Sequence) -> None:
             )
 
 
+@functools.cache
+def _player(ruleset_id: str) -> CrissCrossPlayed:
+    """One player per rule set for the process: its exact tables are computed once."""
+    return CrissCrossPlayed(CrissCrossPays.of(get_ruleset(ruleset_id)))
+
+
 def _rounds(
     tables: Sequence[TablePlan],
     gaming_day: datetime.date,
@@ -121,6 +136,7 @@ def _rounds(
     rng: random.Random,
     dealer_error_percent: int,
     irregularity_percent: int,
+    mistake_percent: int | None = None,
 ) -> Iterator[tuple[str, list, tuple[InjectedError, ...]]]:
     """Each table's rounds in turn, as the day goes: (stream id, events, injected)."""
     for number in range(1, rounds_per_table + 1):
@@ -135,8 +151,13 @@ def _rounds(
                 staged = irregularities_of(ruleset.game)  # none for a game without cards
                 irregularity = rng.choice(staged) if staged else None
             simulate = simulator_for(ruleset.game)
+            strategy = {}
+            if mistake_percent is not None and ruleset.game == "criss_cross_poker":
+                strategy = {"player": _player(plan.ruleset_id),
+                            "mistake_percent": mistake_percent}  # fmt: skip
             simulated = simulate(rng, ruleset, seats=seats, gaming_day=gaming_day,
-                                 dealer_errors=errors, irregularity=irregularity)  # fmt: skip
+                                 dealer_errors=errors, irregularity=irregularity,
+                                 **strategy)  # fmt: skip
             round_id = f"{plan.table_id}-{gaming_day:%Y%m%d}-{number:05d}"
             opened = dataclasses.replace(simulated.events[0], round_id=round_id,
                                          table_id=plan.table_id)  # fmt: skip
@@ -168,8 +189,7 @@ SLIP_BASE = 600_000
 LOW_TRAY_CENTS = 500_000
 #: Cash bought in: at least this share of the handle, and at least five times
 #: what the players lost, so holds come out around the 15 to 20 % of a real
-#: floor (the simulated players' naive strategy loses far more than the par
-#: sheets' optimal play).
+#: floor (players who stray from the par sheets' strategy lose more than its edge).
 DROP_PER_HANDLE = Fraction(3, 20)
 DROP_PER_LOSS = 5
 
@@ -221,6 +241,25 @@ class TableDayPlan:
     unverified: frozenset[str] = frozenset()
 
 
+def record_buy_ins(table: TablePlan, stream: str, summary: DaySummary, actor: Actor,
+                   version: int) -> int:  # fmt: skip
+    """The $500 buy-ins of a table's play so far (sized by ``DROP_PER_HANDLE``
+    and ``DROP_PER_LOSS``), appended to its day's stream at ``version``; how many."""
+    handle = summary.handle_cents.get(table.table_id, 0)
+    lost = (summary.collected_cents.get(table.table_id, 0)
+            - summary.paid_cents.get(table.table_id, 0))  # fmt: skip
+    drop = max(handle * DROP_PER_HANDLE, lost * DROP_PER_LOSS)
+    buy_ins = max(1, round(drop / BUY_IN_CENTS))
+    # The ledger takes at most MAX_BATCH events per append.
+    for first in range(0, buy_ins, MAX_BATCH):
+        append(stream, [NewEvent("table.buy_in", {
+            "seat": 1 + n % len(table.seats), "cash_cents": BUY_IN_CENTS,
+            "chips": BUY_IN_CHIPS})
+            for n in range(first, min(buy_ins, first + MAX_BATCH))],
+            expected_version=version + first, actor=actor)  # fmt: skip
+    return buy_ins
+
+
 def simulate_table_days(
     tables: Sequence[TablePlan],
     gaming_day: datetime.date,
@@ -253,18 +292,7 @@ def simulate_table_days(
     with projections_deferred():
         for number, table in enumerate(tables, start=1):
             stream = f"table:{table.table_id}:{gaming_day}"
-            handle = summary.handle_cents.get(table.table_id, 0)
-            lost = (summary.collected_cents.get(table.table_id, 0)
-                    - summary.paid_cents.get(table.table_id, 0))  # fmt: skip
-            drop = max(handle * DROP_PER_HANDLE, lost * DROP_PER_LOSS)
-            buy_ins = max(1, round(drop / BUY_IN_CENTS))
-            # The ledger takes at most MAX_BATCH events per append.
-            for first in range(0, buy_ins, MAX_BATCH):
-                append(stream, [NewEvent("table.buy_in", {
-                    "seat": 1 + n % len(table.seats), "cash_cents": BUY_IN_CENTS,
-                    "chips": BUY_IN_CHIPS})
-                    for n in range(first, min(buy_ins, first + MAX_BATCH))],
-                    expected_version=1 + first, actor=actor)  # fmt: skip
+            buy_ins = record_buy_ins(table, stream, summary, actor, version=1)
             if table.table_id in plan.left_open:
                 continue
             tray = (opener - buy_ins * BUY_IN_CENTS + summary.collected_cents.get(table.table_id, 0)

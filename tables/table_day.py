@@ -461,7 +461,11 @@ def _check_table_event(
                 "opened once a day",
                 f"{where}.type",
             )
-        if table.status != TableStatus.ACTIVE:
+        from audit import clock
+        from tables.configuration import configured
+
+        # In service as the ledger's configuration says now (issue 21), not the row.
+        if configured([table], clock.now())[0].status != TableStatus.ACTIVE:
             refuse(f"table {table.table_id} is out of service", "stream_id")
     elif not state.opened:
         refuse(

@@ -41,6 +41,9 @@ def pytest_configure(config):
         )
     # Test users need no key stretching; production keeps Django's default.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # The test client and the live server speak plain HTTP; tests of TLS behaviour
+    # send X-Forwarded-Proto (tests/casino/test_headers.py).
+    settings.SECURE_SSL_REDIRECT = False
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -91,3 +94,39 @@ def _own_export_root(settings, tmp_path):
     """Each test's exports and seal archive in its own directory, never the
     checkout's ``var/exports`` (a seal archived there would outlive the test)."""
     settings.EXPORT_ROOT = tmp_path / "exports"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttle_counts():
+    """Each test starts with no request counted against its clients' rates
+    (the counts live in Django's cache, shared by the tests of a process)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _force_login_passes_the_second_factor(monkeypatch):
+    """``force_login`` stands for a completed login: for the roles that need
+    a second factor (casino.second_factor) that includes the one-time code,
+    so the session is marked verified by a confirmed authenticator, as the
+    login form marks it. The login form itself is tested in tests/casino."""
+    from django.test.client import ClientMixin
+
+    original = ClientMixin._login
+
+    def _login(self, user, backend=None):
+        original(self, user, backend)
+        from django_otp import DEVICE_ID_SESSION_KEY
+        from django_otp.plugins.otp_totp.models import TOTPDevice
+
+        from casino.second_factor import requires_second_factor
+
+        if requires_second_factor(user):
+            device = TOTPDevice.objects.filter(user=user, confirmed=True).first()
+            device = device or TOTPDevice.objects.create(user=user, name="test", confirmed=True)
+            session = self.session
+            session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+            session.save()
+
+    monkeypatch.setattr(ClientMixin, "_login", _login)

@@ -1,5 +1,6 @@
 """The embedded default (SQLite, eager Celery) works on its own: migrate,
-append through the API path, refuse changes at the database, verify."""
+append through the API path, refuse changes at the database (the refusals'
+table too, after the columns migration 0011 added), throttle, verify."""
 
 from __future__ import annotations
 
@@ -26,6 +27,23 @@ except DatabaseError as error:
     assert "append-only" in str(error)
 else:
     raise AssertionError("SQLite accepted an UPDATE of the ledger")
+# Issue 14: migration 0011 added the bounded-body columns in place; the triggers stay.
+from django.test import Client
+from audit.models import RejectedSubmission
+anonymous = Client()
+answers = [anonymous.post("/api/v1/streams/test:x/events", "x" * 5000,
+                          content_type="application/json").status_code for _ in range(22)]
+assert answers == [401] * 20 + [429] * 2, answers  # the throttle counts in Django's cache
+refusal = RejectedSubmission.objects.latest("id")
+assert (refusal.body_length, len(bytes(refusal.body_prefix))) == (5000, 2048)
+for statement in ("UPDATE ledger_rejected SET body_sha256 = ''", "DELETE FROM ledger_rejected"):
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(statement)
+    except DatabaseError as error:
+        assert "append-only" in str(error)
+    else:
+        raise AssertionError(f"SQLite accepted {statement}")
 print("sqlite-ok", connection.vendor)
 '''
 

@@ -104,6 +104,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         status.HTTP_403_FORBIDDEN: "forbidden",
         status.HTTP_404_NOT_FOUND: "not_found",
         status.HTTP_405_METHOD_NOT_ALLOWED: "method_not_allowed",
+        status.HTTP_406_NOT_ACCEPTABLE: "not_acceptable",
+        status.HTTP_413_REQUEST_ENTITY_TOO_LARGE: "too_large",
+        status.HTTP_415_UNSUPPORTED_MEDIA_TYPE: "unsupported_media_type",
+        status.HTTP_429_TOO_MANY_REQUESTS: "throttled",
         status.HTTP_400_BAD_REQUEST: "malformed",
     }.get(response.status_code, "error")
     detail = response.data.get("detail", "") if isinstance(response.data, dict) else ""
@@ -148,9 +152,20 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return defaults.server_error(request)
 
 
+#: What any operation may answer whoever calls it: no or bad credentials, a role
+#: without access, a client past its rate (``audit.api.throttling``).
+_ANY_CALL = {
+    "401": "Not authenticated (no or invalid credentials)",
+    "403": "The role may not do this",
+    "429": "Too many requests: per address without valid credentials, per token with "
+    "them; retry after Retry-After seconds",
+}
+
+
 def document_faults(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict:
-    """drf-spectacular post-processing hook: every operation may answer 500
-    (with an error id) and 503 (with ``Retry-After``) in the error shape."""
+    """drf-spectacular post-processing hook: every operation may answer 401,
+    403 and 429 in the error shape, 500 (with an error id) and 503 (with
+    ``Retry-After``)."""
     components = result.setdefault("components", {}).setdefault("schemas", {})
     components.setdefault(
         "Fault",
@@ -166,10 +181,19 @@ def document_faults(result: dict[str, Any], generator: Any, request: Any, public
         },
     )
     fault = {"application/json": {"schema": {"$ref": "#/components/schemas/Fault"}}}
+    refusal = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
+            if "Error" in components:
+                for code, text in _ANY_CALL.items():
+                    operation["responses"].setdefault(code, {"description": text,
+                                                             "content": refusal})  # fmt: skip
+            if "429" in operation["responses"]:
+                operation["responses"]["429"].setdefault("headers", {"Retry-After": {
+                    "schema": {"type": "integer"},
+                    "description": "Seconds to wait before the next request"}})  # fmt: skip
             operation["responses"].setdefault("500", {
                 "description": "Unexpected error: the body's error_id is in the server's log",
                 "content": fault,

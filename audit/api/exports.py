@@ -1,7 +1,12 @@
 """Export endpoints: the sealed gaming days, and each day's export as a zip.
 
 The views only translate HTTP to ``audit.downloads``; that module records
-every download in the ledger before the file is handed over.
+every download in the ledger before the file is handed over. A download is a
+POST: it has an effect (an ``audit.export_downloaded`` event naming who), so a
+GET, which links, prefetchers and crawlers send freely, cannot make one, and
+a page of another site cannot make one in a signed-in regulator's name (a
+session's POST needs its CSRF token; a device's token is a header no other
+site can set).
 """
 
 from __future__ import annotations
@@ -13,11 +18,10 @@ from rest_framework.permissions import BasePermission
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from audit import errors
 from audit.api import serializers
-from audit.api.views import ERROR_RESPONSES, actor_of
+from audit.api.views import ERROR_RESPONSES, LedgerAPIView, actor_of
 from audit.downloads import (
     SEAL_HEADER,
     ZIP_CONTENT_TYPE,
@@ -74,7 +78,7 @@ def _download_url(request: Request, version: str, day) -> str:
     return request.build_absolute_uri(path)
 
 
-class ExportListView(APIView):
+class ExportListView(LedgerAPIView):
     permission_classes = [MayDownloadExports]
 
     @extend_schema(
@@ -85,8 +89,7 @@ class ExportListView(APIView):
         "seal-signing key with its fingerprint: pin it (`verify_export.py --public-key`).",
         responses={
             200: serializers.ExportListSerializer,
-            401: ERROR_RESPONSES[401],
-            403: ERROR_RESPONSES[403],
+            **{code: ERROR_RESPONSES[code] for code in (401, 403, 429)},
         },
     )
     def get(self, request: Request, version: str = "v1") -> Response:
@@ -107,7 +110,7 @@ class ExportListView(APIView):
         return Response(serializers.ExportListSerializer(listing).data)
 
 
-class ExportDownloadView(APIView):
+class ExportDownloadView(LedgerAPIView):
     permission_classes = [MayDownloadExports]
     renderer_classes = [JSONRenderer, ZipRenderer]
 
@@ -123,10 +126,12 @@ class ExportDownloadView(APIView):
     @extend_schema(
         operation_id="exports_download",
         summary="Download a sealed gaming day's export (zip)",
-        description="The zip is byte-identical for every download of a sealed day. "
-        "Each download is recorded in the ledger (`audit.export_downloaded` on "
-        "`export:<day>`) naming who downloaded it. A day is downloadable once the "
-        "close job has sealed it.",
+        description="A POST with no body: the zip is byte-identical for every download of "
+        "a sealed day. Each download is recorded once in the ledger "
+        "(`audit.export_downloaded` on `export:<day>`) naming who downloaded it; a GET "
+        "downloads nothing (405). With a session, send the CSRF token (`X-CSRFToken`). "
+        "A day is downloadable once the close job has sealed it.",
+        request=None,
         parameters=[
             OpenApiParameter(
                 "day", OpenApiTypes.DATE, OpenApiParameter.PATH, description="YYYY-MM-DD"
@@ -153,6 +158,7 @@ class ExportDownloadView(APIView):
                     ),
                     401: ERROR_RESPONSES[401],
                     403: ERROR_RESPONSES[403],
+                    429: ERROR_RESPONSES[429],
                     404: OpenApiResponse(
                         serializers.ErrorSerializer, description="The day is not sealed"
                     ),
@@ -164,7 +170,7 @@ class ExportDownloadView(APIView):
             },
         },
     )
-    def get(self, request: Request, day: str, version: str = "v1"):
+    def post(self, request: Request, day: str, version: str = "v1"):
         try:
             gaming_day = parse_day(day)
         except ValueError as error:

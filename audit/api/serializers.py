@@ -16,7 +16,7 @@ class ZonedDateTimeField(serializers.DateTimeField):
 
 
 class EventInSerializer(serializers.Serializer):
-    type = serializers.CharField(max_length=100)
+    type = serializers.CharField(min_length=1, max_length=100)
     payload = serializers.DictField()
     occurred_at = ZonedDateTimeField(required=False)
     metadata = serializers.DictField(required=False, default=dict)
@@ -24,9 +24,14 @@ class EventInSerializer(serializers.Serializer):
 
 class AppendRequestSerializer(serializers.Serializer):
     expected_version = serializers.IntegerField(
-        min_value=0, help_text="How many events you believe the stream holds; 0 starts it."
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="How many events you believe the stream holds; 0 starts it.",
     )
-    events = EventInSerializer(many=True, allow_empty=False)
+    # A ListField rather than many=True: the schema then states minItems and maxItems.
+    events = serializers.ListField(
+        child=EventInSerializer(), allow_empty=False, min_length=1, max_length=500
+    )
 
 
 class AppendResultSerializer(serializers.Serializer):
@@ -85,7 +90,10 @@ class ExportSerializer(serializers.Serializer):
         help_text="True when signed with a development key: not valid for regulatory use"
     )
     sealed_at = serializers.DateTimeField()
-    download = serializers.URLField(help_text="GET this URL for the export's zip")
+    download = serializers.URLField(
+        help_text="POST to this URL (no body) for the export's zip; each POST is one "
+        "download, recorded in the ledger"
+    )
 
 
 class SigningKeySerializer(serializers.Serializer):

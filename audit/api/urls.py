@@ -1,5 +1,5 @@
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from audit.api import exports, views
 
@@ -19,6 +19,9 @@ urlpatterns = [
     ),
     path("<str:version>/schema", SpectacularAPIView.as_view(), name="api-schema"),
     path(
-        "<str:version>/docs", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"
+        "<str:version>/docs",
+        # Its script served as a file, not inline: the Content Security Policy allows it.
+        SpectacularSwaggerSplitView.as_view(url_name="api-schema"),
+        name="api-docs",
     ),
 ]

@@ -42,12 +42,14 @@ __all__ = [
     "EqualTo",
     "MultipleOf",
     "AtMost",
+    "Exactly",
     "WagerSpec",
     "Choice",
     "Wagering",
     "Deal",
     "Decide",
     "Reveal",
+    "Draw",
     "Showdown",
     "NoRoll",
     "Throw",
@@ -75,6 +77,10 @@ class Layout:
     #: The dice thrown at once (0: a card game), ``dice_section`` citing how many.
     dice: int = 0
     dice_section: str = "3(a)"
+    #: Spots only a :class:`Draw` fills (a card bought or exchanged, the dealer's
+    #: replacement), after the hand's dealt spots; the deal never fills them.
+    seat_draw_spots: tuple[str, ...] = ()
+    dealer_draw_spots: tuple[str, ...] = ()
 
 
 class Amount:
@@ -155,6 +161,20 @@ class AtMost(Amount):
 
 
 @dataclass(frozen=True, slots=True)
+class Exactly(Amount):
+    """Exactly ``cents`` (a wager made with one chip of a set value, "a $1 gaming chip").
+
+    >>> Exactly(100).refusal({}, 500)
+    'must be exactly 100 cents, got 500'
+    """
+
+    cents: int
+
+    def refusal(self, stakes: Mapping[str, int], amount: int, ruleset: Any = None) -> str | None:
+        return None if amount == self.cents else f"must be exactly {self.cents} cents, got {amount}"
+
+
+@dataclass(frozen=True, slots=True)
 class WagerSpec:
     """One betting area of the layout.
 
@@ -174,15 +194,32 @@ class WagerSpec:
     #: The section that ends this wager's placement, where it is not the game's
     #: "no more bets" (an electronic lock-out).
     closes: str | None = None
+    #: A fee (Lunar Poker's Options fee), not a wager: never handle, settled by
+    #: :func:`tables.rules.engine.fee_line` to the ``fee`` counterparty, and on a
+    #: void kept unless ``fee_returned_on_void`` says so for the round.
+    fee: bool = False
+    fee_returned_on_void: Callable[[RoundState], bool] | None = None
+    #: Every player who plays makes it (Let It Ride's three equal bets; a Pot Wager
+    #: beside the Ante, required to be dealt in): a simulated player always places it.
+    required: bool = False
+    #: The section under which the house takes the stake at "no more bets" (a $1
+    #: bonus chip into the table inventory container): collected then, returned
+    #: only if the round is void; the game pays a winner under another wager name.
+    taken: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """One choice a decision offers: it may place wagers, and it may end the hand."""
+    """One choice a decision offers: it may place wagers, and it may end the hand.
+
+    ``withdraws``: the wagers the choice takes back (Let It Ride's Bet Number 1
+    and 2): each is returned to the player at once, citing the decision's section.
+    """
 
     name: str
     places: str | tuple[str, ...] | None = None
     folds: bool = False
+    withdraws: tuple[str, ...] = ()
     #: The wagers the choice places, as a tuple (read on every decision).
     wagers: tuple[str, ...] = field(init=False, default=())
 
@@ -210,6 +247,15 @@ class Deal:
 
     name: str = "dealing"
     order: tuple[str, ...] = ()
+    #: Community spots this step alone deals, between decisions (a flop, a turn card);
+    #: the first deal leaves them. Empty: the deal of every other spot.
+    spots: tuple[str, ...] = ()
+    #: Cards burned face down before this step's cards (counted at the stub count).
+    burn: int = 0
+    #: The step's cards are dealt face up (turned as they are dealt).
+    face_up: bool = False
+    #: Dealing methods that burn no card here (an automated shoe's community stack).
+    no_burn: frozenset[DealingMethod] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +270,11 @@ class Decide:
     choices: tuple[Choice, ...]
     eligible: Callable[[Seat], bool] = lambda seat: True
     any_order: bool = False
+    #: Whether the decision is asked at all this round (skipped when false).
+    when: Callable[[RoundState], bool] | None = None
+    #: The chapter's own conditions on a choice: why ``(state, seat, choice, params)``
+    #: is refused (a royal flush may not bet; an exchange names 2 to 5 cards), or None.
+    rules: Callable[[RoundState, Seat, str, Mapping[str, Any]], Refusal | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +285,21 @@ class Reveal:
     section: str
     spots: tuple[str, ...]
     dealer: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Cards dealt after the deal into the layout's draw spots, in spot order.
+
+    ``cards(state, seat)`` is how many a seat still in the hand is due (a bought
+    sixth card, the cards it exchanged); seats draw clockwise from the dealer's
+    left. With ``dealer``, ``cards(state, None)`` is the dealer's (a replacement).
+    """
+
+    name: str
+    section: str
+    cards: Callable[[RoundState, Seat | None], int]
+    dealer: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +346,7 @@ class Throw:
     settles: bool = False
 
 
-Step = Wagering | Deal | Decide | Reveal | Throw | Showdown
+Step = Wagering | Deal | Decide | Reveal | Draw | Throw | Showdown
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +372,9 @@ class DealingSections:
     deal: str
     stub_wrong: str
     stub_when: str
+    #: Cards the method takes from the deck into the discard rack unseen (an
+    #: automated shoe's stack of which only some cards are used): not in the stub.
+    discarded: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -332,6 +401,8 @@ class GameRuleSet:
     #: How long dice placed in the shaker may stay on the table, and where that is written.
     dice_change_hours: int | None = None
     dice_change_section: str = ""
+    #: A payout limit the chapter imposes where a round names none (cents).
+    payout_limit_cents: int | None = None
     notes: tuple[str, ...] = ()
 
     def section(self, number: str) -> str:
@@ -392,9 +463,19 @@ class Game:
     #: A settlement the chapter orders as a whole rather than seat by seat.
     settlement: Callable[[RoundState], Settlement] | None = None
     sections: Mapping[str, str] = field(default_factory=dict)
+    #: The wagers of a seat still in the hand that the chapter settles before the
+    #: showdown (Lunar Poker's instant payout and Super Wager, § 589.11(c)): listed in
+    #: the settlement, and payable, once decided.
+    settled_early: Callable[[RoundState, Seat], Iterable[str]] | None = None
     #: What the table carries from this round to its next (opening options such as
     #: the seat holding the dice shaker), once the round is complete.
     carries: Callable[[RoundState], Mapping[str, Any]] | None = None
+    #: The wagers a void still settles on the cards (a Bonus Wager, § 563.13(a)), by
+    #: the void's state; every other wager is returned.
+    void_settles: Callable[[RoundState], tuple[str, ...]] | None = None
+    #: A folded hand stays on the layout and is turned at the showdown with the others
+    #: (it still plays for a pot, § 583.11(b), (d)).
+    folded_hands_shown: bool = False
 
     def wager(self, name: str) -> WagerSpec | None:
         """The wager called ``name``, if the game has one (looked up on every wager event)."""
@@ -407,7 +488,7 @@ class Game:
     @property
     def handle_wagers(self) -> tuple[str, ...]:
         """The wagers finance counts as handle."""
-        return tuple(spec.name for spec in self.wagers if spec.handle)
+        return tuple(spec.name for spec in self.wagers if spec.handle and not spec.fee)
 
 
 # Each game's wagers by name, keyed by game id and checked by identity.

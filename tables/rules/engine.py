@@ -27,7 +27,7 @@ accepted as an ``round.irregularity`` event and the remedy is applied.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -42,6 +42,8 @@ __all__ = [
     "RuleViolation",
     "Automation",
     "HOUSE",
+    "FEE",
+    "fee_line",
     "Movement",
     "Outcome",
     "SettlementLine",
@@ -49,6 +51,8 @@ __all__ = [
     "LineMatch",
     "lookup",
     "apply_payout_limit",
+    "POT",
+    "pot_lines",
     "GameRules",
     "register_game",
     "open_round",
@@ -103,6 +107,8 @@ class Automation(enum.StrEnum):
 
 HOUSE = "house"
 """The house bank: the counterparty of every banked wager."""
+FEE = "fee"
+"""Fee revenue (an Options fee): collected like a lost wager, never handle, never returned."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,6 +328,77 @@ def plain_line(
         hand=hand,
         notes=notes,
     )
+
+
+def fee_line(seat: Any, wager: str, section: str, hand: str | None = None) -> SettlementLine:
+    """A fee the seat paid (a :class:`~tables.rules.declaration.WagerSpec` with ``fee``):
+    collected for its amount, to the ``fee`` counterparty (revenue, not the bank's win).
+
+    >>> from types import SimpleNamespace
+    >>> seat = SimpleNamespace(seat=2, player="p", wagers={"OPTIONS_FEE": 500})
+    >>> fee_line(seat, "OPTIONS_FEE", "589.11(d)(2)(i)").movement.payee
+    'fee'
+    """
+    line = plain_line(seat, wager, Outcome.FORFEITED, section, hand)
+    return SettlementLine(seat=line.seat, player=line.player, wager=wager,
+                          stake_cents=line.stake_cents, outcome=Outcome.FORFEITED,
+                          amount_cents=line.amount_cents, section=section, hand=hand,
+                          counterparty=FEE)  # fmt: skip
+
+
+POT = "pot"
+"""The pool of players' Pot Wagers (§ 583.11(e)): players' money, never the house's."""
+
+
+def pot_lines(
+    seats: Sequence[Any],
+    wager: str,
+    winners: Sequence[int],
+    *,
+    section: str,
+    hands: Mapping[int, str] | None = None,
+    notes: tuple[str, ...] = (),
+    counterparty: str = POT,
+) -> dict[int, SettlementLine]:
+    """Each seat's line of a pool of its stakes on ``wager``, shared among ``winners``.
+
+    The pool (every stake of ``seats``) is split evenly among ``winners``; the odd
+    cents go one each to the winners in the order given (the game's rule or option).
+    A winner is paid from the pool its share less its own stake (a push when they are
+    equal), every other stake is lost to the pool: the movements in and out of the
+    pool sum to zero, so none of it is the house's win. No winner: every stake back.
+
+    >>> from types import SimpleNamespace as S
+    >>> seats = [S(seat=n, player=f"p{n}", wagers={"POT": 500}) for n in (3, 2, 1)]
+    >>> lines = pot_lines(seats, "POT", [3, 1], section="583.11(e)")
+    >>> [(n, str(line.outcome), line.amount_cents) for n, line in lines.items()]
+    [(3, 'win', 250), (2, 'lose', 500), (1, 'win', 250)]
+    """
+    staked = [seat for seat in seats if wager in seat.wagers]
+    total = sum(seat.wagers[wager] for seat in staked)
+    hands = hands or {}
+    if not winners:
+        return {seat.seat: plain_line(seat, wager, Outcome.RETURNED, section, hands.get(seat.seat),
+                                      notes) for seat in staked}  # fmt: skip
+    share, odd = divmod(total, len(winners))
+    shares = {number: share + (index < odd) for index, number in enumerate(winners)}
+    split = f"{section}: pot of {total} cents to {len(winners)} winner(s)"
+    lines: dict[int, SettlementLine] = {}
+    for seat in staked:
+        stake, hand = seat.wagers[wager], hands.get(seat.seat)
+        got = shares.get(seat.seat)
+        if got is None:
+            outcome, amount = Outcome.LOSE, stake
+        else:
+            outcome = Outcome.WIN if got > stake else Outcome.PUSH if got == stake else Outcome.LOSE
+            amount = abs(got - stake) if got != stake else stake
+        lines[seat.seat] = SettlementLine(
+            seat=seat.seat, player=seat.player, wager=wager, stake_cents=stake, outcome=outcome,
+            amount_cents=amount, section=section, hand=hand,
+            uncapped_cents=amount if outcome is Outcome.WIN else None,
+            notes=(*notes, split) if got is not None else notes, counterparty=counterparty,
+        )  # fmt: skip
+    return lines
 
 
 def apply_payout_limit(

@@ -57,7 +57,14 @@ __all__ = [
     "FiveCardHand",
     "ThreeCardCategory",
     "ThreeCardHand",
+    "FourCardCategory",
+    "FourCardHand",
     "best_five_of",
+    "compare_literal",
+    "best_four_of",
+    "best_four_strength",
+    "evaluate_four",
+    "four_card_strength",
     "evaluate_five",
     "evaluate_three",
     "five_card_strength",
@@ -146,7 +153,37 @@ _THREE_CARD_LABELS: Final = (
     "Three of a kind", "Three-card straight flush",
 )  # fmt: skip
 
-_Category = TypeVar("_Category", FiveCardCategory, ThreeCardCategory)
+class FourCardCategory(IntEnum):
+    """Four-card hand categories, weakest first (Four Card Poker § 557.6(b)).
+
+    § 557.6(b) ranks a four-of-a-kind above a straight flush and a
+    three-of-a-kind above a flush and a straight; there is no royal flush.
+
+    >>> FourCardCategory.THREE_OF_A_KIND > FourCardCategory.FLUSH > FourCardCategory.STRAIGHT
+    True
+    """
+
+    HIGH_CARD = 0  # none of § 557.6(b)'s hands
+    PAIR = 1  # § 557.6(b)(7)
+    TWO_PAIR = 2  # § 557.6(b)(6)
+    STRAIGHT = 3  # § 557.6(b)(5)
+    FLUSH = 4  # § 557.6(b)(4)
+    THREE_OF_A_KIND = 5  # § 557.6(b)(3)
+    STRAIGHT_FLUSH = 6  # § 557.6(b)(2)
+    FOUR_OF_A_KIND = 7  # § 557.6(b)(1)
+
+    @property
+    def label(self) -> str:
+        """Readable name of the category, e.g. ``"Two pair"``."""
+        return _FOUR_CARD_LABELS[self]
+
+
+_FOUR_CARD_LABELS: Final = (
+    "High card", "Pair", "Two pair", "Straight", "Flush", "Three of a kind",
+    "Straight flush", "Four of a kind",
+)  # fmt: skip
+
+_Category = TypeVar("_Category", FiveCardCategory, ThreeCardCategory, FourCardCategory)
 
 
 def _grouped(ranks: Iterable[Rank]) -> tuple[tuple[Rank, ...], tuple[int, ...]]:
@@ -172,6 +209,7 @@ def _straight_ranks(
 
 
 _WHEEL_WITHOUT_ACE: Final = frozenset({Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE})
+_LOW_FOUR_WITHOUT_ACE: Final = frozenset({Rank.TWO, Rank.THREE, Rank.FOUR})
 _LOW_THREE_WITHOUT_ACE: Final = frozenset({Rank.TWO, Rank.THREE})
 
 
@@ -219,6 +257,29 @@ def _classify_three(
     if suited:
         return ThreeCardCategory.FLUSH, distinct
     return ThreeCardCategory.HIGH_CARD, distinct
+
+
+def _classify_four(
+    ranks: tuple[Rank, ...], *, suited: bool
+) -> tuple[FourCardCategory, tuple[Rank, ...]]:
+    """Category and significance-ordered ranks of four ranks, all suited or not (§ 557.6)."""
+    distinct, counts = _grouped(ranks)
+    if counts == (4,):
+        return FourCardCategory.FOUR_OF_A_KIND, distinct
+    if counts == (3, 1):
+        return FourCardCategory.THREE_OF_A_KIND, distinct
+    if counts == (2, 2):
+        return FourCardCategory.TWO_PAIR, distinct
+    if counts == (2, 1, 1):
+        return FourCardCategory.PAIR, distinct
+    # § 557.6(a), (b)(5): 4-3-2-A is the lowest straight; K-A-2-3 is none.
+    straight = _straight_ranks(distinct, low_ace_with=_LOW_FOUR_WITHOUT_ACE)
+    if straight is not None:
+        kind = FourCardCategory.STRAIGHT_FLUSH if suited else FourCardCategory.STRAIGHT
+        return kind, straight
+    if suited:
+        return FourCardCategory.FLUSH, distinct
+    return FourCardCategory.HIGH_CARD, distinct
 
 
 class _OrderedByStrength:
@@ -360,7 +421,34 @@ class ThreeCardHand(_OrderedByStrength):
         return _describe(self.category, self.ranks)
 
 
-def _describe(category: FiveCardCategory | ThreeCardCategory, ranks: tuple[Rank, ...]) -> str:
+@dataclass(frozen=True, slots=True, eq=False)
+class FourCardHand(_OrderedByStrength):
+    """Value of a four-card poker hand (Four Card Poker § 557.6).
+
+    Same ordering contract as :class:`FiveCardHand`; hands of one category are
+    compared by the ranks forming it, then the kickers.
+
+    >>> from tables.rules.cards import parse_cards
+    >>> str(evaluate_four(parse_cards("Ah 2c 3d 4s")))
+    'Straight, 4 high'
+    """
+
+    category: FourCardCategory
+    ranks: tuple[Rank, ...]
+    strength: int
+
+    @property
+    def pair_rank(self) -> Rank | None:
+        """Rank of the pair of a PAIR hand, else None (Aces Up pays a pair of aces)."""
+        return self.ranks[0] if self.category is FourCardCategory.PAIR else None
+
+    def __str__(self) -> str:
+        return _describe(self.category, self.ranks)
+
+
+def _describe(
+    category: FiveCardCategory | ThreeCardCategory | FourCardCategory, ranks: tuple[Rank, ...]
+) -> str:
     """Readable description of a hand from its category and ranks."""
     name = category.name
     label = category.label
@@ -379,7 +467,7 @@ def _describe(category: FiveCardCategory | ThreeCardCategory, ranks: tuple[Rank,
     return f"{label}, {ranks[0].singular()} high"
 
 
-_Hand = TypeVar("_Hand", FiveCardHand, ThreeCardHand)
+_Hand = TypeVar("_Hand", FiveCardHand, ThreeCardHand, FourCardHand)
 
 
 def _build_table(
@@ -435,6 +523,23 @@ _THREE_CARD_STRENGTH: dict[int, int]
 _THREE_CARD_HANDS: tuple[ThreeCardHand, ...]
 _THREE_CARD_STRENGTH, _THREE_CARD_HANDS = _build_table(
     size=3, classify=_classify_three, make_hand=ThreeCardHand, flush_bit=_THREE_CARD_FLUSH_BIT
+)
+# Four cards: each card adds 1 to its suit's 6-bit field (not 7), so bit 2 of a
+# field is set exactly when all four cards share the suit; the rank sums of four
+# ranks are distinct (a fifth rank value, the two's, is 0).
+_FOUR_CARD_FLUSH_BIT: Final = 1 << (RANK_SUM_BITS + 2)
+_FOUR_CARD_MASK: Final = (1 << RANK_SUM_BITS) - 1 | sum(
+    _FOUR_CARD_FLUSH_BIT << SUIT_FIELD_BITS * suit_index for suit_index in range(4)
+)
+_FOUR_CARD_STRENGTH: dict[int, int]
+_FOUR_CARD_HANDS: tuple[FourCardHand, ...]
+_FOUR_CARD_STRENGTH, _FOUR_CARD_HANDS = _build_table(
+    size=4, classify=_classify_four, make_hand=FourCardHand, flush_bit=_FOUR_CARD_FLUSH_BIT
+)
+# The four-card code of each card by its index: its rank value and 1 in its suit's field.
+_FOUR_CARD_CODES: Final = tuple(
+    RANK_SUM_VALUES[index // 4] + (1 << (RANK_SUM_BITS + SUIT_FIELD_BITS * (index % 4)))
+    for index in range(52)
 )
 # The same keys straight to the hand values, for evaluate_five / evaluate_three.
 _FIVE_CARD_HAND_BY_KEY: Final = {key: _FIVE_CARD_HANDS[s] for key, s in _FIVE_CARD_STRENGTH.items()}
@@ -541,6 +646,47 @@ def best_five_of(cards: Sequence[Card]) -> FiveCardHand:
     return _FIVE_CARD_HANDS[best]
 
 
+_GROUP_SIZES: Final = {
+    FiveCardCategory.FOUR_OF_A_KIND: (4, 1), FiveCardCategory.FULL_HOUSE: (3, 2),
+    FiveCardCategory.THREE_OF_A_KIND: (3, 1, 1), FiveCardCategory.TWO_PAIR: (2, 2, 1),
+    FiveCardCategory.PAIR: (2, 1, 1, 1),
+}  # fmt: skip
+
+
+def compare_literal(left: FiveCardHand, right: FiveCardHand) -> int:
+    """1, 0 or -1: hands compared as the Pennsylvania tie rule reads literally.
+
+    Categories first (§ 563.6(b), § 583.6(b)); within one, "the hand which contains
+    the highest ranking card ... which is not contained in the other hand" (§ 563.6(c),
+    § 583.6(c)), so three 3s and two aces beat three kings and two 2s. A straight's
+    ace below a 2 stays low (the text names A-2-3-4-5 the lowest straight).
+
+    >>> from tables.rules.cards import parse_cards
+    >>> compare_literal(evaluate_five(parse_cards("3h 3c 3d Ah As")),
+    ...                 evaluate_five(parse_cards("Kh Kc Kd 2h 2s")))
+    1
+    """
+    if left.category != right.category:
+        return 1 if left.category > right.category else -1
+    mine, theirs = _multiset(left), _multiset(right)
+    for rank in list(mine):
+        if rank in theirs:
+            mine.remove(rank)
+            theirs.remove(rank)
+    if not mine:
+        return 0
+    return 1 if max(mine) > max(theirs) else -1
+
+
+def _multiset(hand: FiveCardHand) -> list[int]:
+    """The five ranks of ``hand`` (a wheel's ace as 1)."""
+    sizes = _GROUP_SIZES.get(hand.category, (1,) * 5)
+    ranks = [int(rank) for rank, size in zip(hand.ranks, sizes, strict=True) for _ in range(size)]
+    if hand.category in (FiveCardCategory.STRAIGHT, FiveCardCategory.STRAIGHT_FLUSH):
+        ranks = [1 if rank == 14 and hand.ranks[0] == 5 else rank for rank in ranks]
+    return ranks
+
+
 def three_card_strength(cards: Sequence[Card]) -> int:
     """Strength of exactly three cards, the fast path of :func:`evaluate_three`.
 
@@ -610,3 +756,47 @@ def _show(cards: Sequence[Card]) -> str:
         return " ".join(str(card) for card in cards)
     except TypeError:
         return repr(cards)
+
+
+def four_card_strength(cards: Sequence[Card]) -> int:
+    """Strength of exactly four distinct cards (§ 557.6); higher is stronger.
+
+    >>> from tables.rules.cards import parse_cards
+    >>> quads, straight_flush = parse_cards("As Ad Ah Ac"), parse_cards("Ks Qs Js Ts")
+    >>> four_card_strength(quads) > four_card_strength(straight_flush)
+    True
+    """
+    _check_distinct(cards, 4, "four-card hand")
+    codes = _FOUR_CARD_CODES
+    key = sum(codes[card.index] for card in cards) & _FOUR_CARD_MASK
+    return _FOUR_CARD_STRENGTH[key]
+
+
+def evaluate_four(cards: Sequence[Card]) -> FourCardHand:
+    """Four-card hand of exactly four distinct cards (Four Card Poker § 557.6)."""
+    return _FOUR_CARD_HANDS[four_card_strength(cards)]
+
+
+def best_four_strength(cards: Sequence[Card]) -> int:
+    """Strength of the best four-card hand among four or more distinct cards.
+
+    § 557.1 "Hand": the best Four Card Poker hand formed from the cards dealt
+    (a player's five, the dealer's six). Not validated: the fast path of
+    :func:`best_four_of`.
+    """
+    table, mask = _FOUR_CARD_STRENGTH, _FOUR_CARD_MASK
+    codes = [_FOUR_CARD_CODES[card.index] for card in cards]
+    return max(table[(a + b + c + d) & mask] for a, b, c, d in combinations(codes, 4))
+
+
+def best_four_of(cards: Sequence[Card]) -> FourCardHand:
+    """The best four-card hand among four or more distinct cards (§ 557.1, § 557.11(e)).
+
+    >>> from tables.rules.cards import parse_cards
+    >>> str(best_four_of(parse_cards("9h 9c 9d Kh 2s 3s")))
+    'Three of a kind, 9s'
+    """
+    if len(cards) < 4:
+        raise ValueError(f"{_show(cards)} has {len(cards)} cards; a best four-card hand needs 4")
+    _check_distinct(cards, len(cards), "best four-card hand")
+    return _FOUR_CARD_HANDS[best_four_strength(cards)]

@@ -19,7 +19,7 @@ leaving the table) after the shared remedy.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tables.rules.engine import evolve
@@ -47,6 +47,9 @@ class Remedies:
     voids: Mapping[str, tuple[str, str]]
     referred: frozenset[str] = frozenset()
     referred_note: str = "{kind}: referred to the floor"
+    #: Kinds of ``voids`` that void only while the condition holds on the round's
+    #: state (a dealer card shown before the last decision); otherwise only noted.
+    void_if: Mapping[str, Callable[[Any], bool]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -81,7 +84,8 @@ def report_irregularity(
             return void(state, section(remedies.face_up), "more than one card found face up")
         return state
     voiding = remedies.voids.get(kind)
-    if voiding is not None:
+    condition = remedies.void_if.get(kind)
+    if voiding is not None and (condition is None or condition(state)):
         return void(state, section(voiding[0]), voiding[1])
     if kind == IrregularityKind.SHUFFLER_MALFUNCTION:
         return evolve(state, reshuffle_required=True)
@@ -92,14 +96,23 @@ def report_irregularity(
 
 
 def count_stub(
-    state: Any, event: StubCounted, *, section: str, remedy: StubRemedy, void: Void
+    state: Any,
+    event: StubCounted,
+    *,
+    section: str,
+    remedy: StubRemedy,
+    void: Void,
+    discarded: int = 0,
 ) -> Any:
     """Record the stub count; a misdeal or a wrong count voids the round under ``section``.
 
     A wrong count without a misdeal also requires the deck to be removed.
+    ``discarded``: cards put in the discard rack unseen (by the dealing method, or
+    burned before a stage of the board), so not in the stub.
     """
     state = evolve(state, stub_counted=True)
-    expected = state.ruleset.cards_in_deck - state.cards_dealt - len(state.face_up_found)
+    expected = (state.ruleset.cards_in_deck - state.cards_dealt - len(state.face_up_found)
+                - discarded)  # fmt: skip
     if event.misdeal_found:
         return void(state, section, remedy.misdeal)
     if event.stub_count != expected:

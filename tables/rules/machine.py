@@ -35,15 +35,18 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple, cast
 
 from tables.rules.cards import Card
-from tables.rules.declaration import Deal, Decide, Game, Reveal, Showdown, Throw, Wagering
+from tables.rules.declaration import Deal, Decide, Draw, Game, Reveal, Showdown, Throw, Wagering
 from tables.rules.engine import (
     Automation,
+    Outcome,
     Refusal,
     RuleViolation,
     Settlement,
     SettlementLine,
     apply_payout_limit,
     evolve,
+    fee_line,
+    plain_line,
     register_game,
 )
 from tables.rules.events import (
@@ -84,6 +87,10 @@ __all__ = [
     "Miscall",
     "miscalls",
     "carried",
+    "draws_due",
+    "withdrawn_lines",
+    "taken_lines",
+    "turned_at_showdown",
 ]
 
 VOIDED = "voided"
@@ -231,12 +238,13 @@ def open_round(
                 ruleset.section(spec.section), f"must be one of {allowed}", f"options.{spec.name}"
             )
         options[spec.name] = value
-    size = len(layout.seat_spots)
+    size = len(layout.seat_spots) + len(layout.seat_draw_spots)
     seats = {
         number: Seat(number, player, {}, cards=(None,) * size, exposed=(False,) * size)
         for number, player in sorted(zip(event.seats, event.players, strict=True))
     }
-    dealer, community = len(layout.dealer_spots), len(layout.community_spots)
+    dealer = len(layout.dealer_spots) + len(layout.dealer_draw_spots)
+    community = len(layout.community_spots)
     state = RoundState(
         game=game,
         ruleset=ruleset,
@@ -306,7 +314,19 @@ def _choice_placing(step: Decide, wager: str) -> str | None:
 def _refuse_choice(
     state: RoundState, event: Event, choice_name: str, amount: int | None
 ) -> Refusal | None:
-    """A decision, whichever event records it: ``round.decision``, a Play Wager, a fold."""
+    """A decision, whichever event records it: ``round.decision``, a Play Wager, a fold;
+    then the step's own ``rules`` (the chapter's conditions on a choice)."""
+    refusal = _refuse_any_choice(state, event, choice_name, amount)
+    step = state.at
+    if refusal is not None or not isinstance(step, Decide) or step.rules is None:
+        return refusal
+    seat = state.seats[getattr(event, "seat", 0)]
+    return step.rules(state, seat, choice_name, dict(getattr(event, "params", ())))
+
+
+def _refuse_any_choice(
+    state: RoundState, event: Event, choice_name: str, amount: int | None
+) -> Refusal | None:
     step = state.at
     what = {WagerPlaced: "wager", Decision: "choice"}.get(type(event), "seat")
     if not isinstance(step, Decide):
@@ -327,7 +347,7 @@ def _refuse_choice(
         )
     if not choice.wagers:
         if amount is None:
-            return None
+            return _refuse_withdrawal(state, seat_number, choice, section)
         return Refusal(section, "this choice wagers nothing", "amount_cents")
     if amount is None or len(choice.wagers) > 1:
         return Refusal(section, f"{choice.name} places the {choice.places}", "amount_cents")
@@ -335,6 +355,13 @@ def _refuse_choice(
     assert spec is not None
     reason = spec.amount.refusal(state.seats[seat_number].wagers, amount, state.ruleset)
     return None if reason is None else Refusal(state.section(spec.section), reason, "amount_cents")
+
+
+def _refuse_withdrawal(state: RoundState, number: int, choice: Any, section: str) -> Refusal | None:
+    """A choice that takes a wager back needs the wager on the layout."""
+    wagers = state.seats[number].wagers
+    missing = [name for name in choice.withdraws if name not in wagers]
+    return Refusal(section, f"no {missing[0]} to take back", "choice") if missing else None
 
 
 def _refuse_no_more_bets(state: RoundState, event: NoMoreBets) -> Refusal | None:
@@ -348,6 +375,16 @@ def _dealing(state: RoundState) -> Any:
 
 
 def _spots(state: RoundState, recipient: Recipient) -> tuple[str, ...]:
+    """Every spot of ``recipient``: those the deal fills, then those a draw fills."""
+    layout = state.game.layout
+    if recipient is Recipient.PLAYER:
+        return layout.seat_spots + layout.seat_draw_spots
+    if recipient is Recipient.DEALER:
+        return layout.dealer_spots + layout.dealer_draw_spots
+    return layout.community_spots
+
+
+def _dealt_spots(state: RoundState, recipient: Recipient) -> tuple[str, ...]:
     layout = state.game.layout
     if recipient is Recipient.PLAYER:
         return layout.seat_spots
@@ -362,20 +399,25 @@ def _cards(state: RoundState, recipient: Recipient, seat: int | None) -> tuple[C
 
 def _group_done(state: RoundState, group: str) -> bool:
     # ``card is None`` rather than ``None in cards``: ``in`` would call Card.__eq__.
+    layout = state.game.layout
     if group == "seats":
+        dealt = len(layout.seat_spots)
         return all(card is not None for seat in state.seats.values() if seat.participating
-                   for card in seat.cards)  # fmt: skip
-    cards = state.dealer if group == "dealer" else state.community
-    return all(card is not None for card in cards)
+                   for card in seat.cards[:dealt])  # fmt: skip
+    if group == "dealer":
+        return all(card is not None for card in state.dealer[: len(layout.dealer_spots)])
+    return all(card is not None for card in state.community)
 
 
 def _refuse_deal(state: RoundState, event: CardDealt) -> Refusal | None:
     step = state.at
+    if type(step) is Draw:
+        return _refuse_draw(state, step, event)
     if type(step) is not Deal:
         return _refuse_deal_now(state)
     if state.used_cards & card_bit(event.card):
         return Refusal(state.cite("card_in_play"), f"{event.card} is already in play", "card")
-    spots = _spots(state, event.recipient)
+    spots = _dealt_spots(state, event.recipient)
     if event.spot not in spots:
         what = "spot" if spots else "recipient"
         return _refused_deal(state, f"{event.recipient} has no spot {event.spot}", what)
@@ -384,6 +426,9 @@ def _refuse_deal(state: RoundState, event: CardDealt) -> Refusal | None:
         seat = state.seats.get(event.seat or 0)
         if seat is None or not seat.participating:
             return _refused_deal(state, "cards go only to seats dealt in", "seat")
+    staged = _staged_refusal(state, step, event)
+    if staged is not None:
+        return staged
     group = _GROUPS[event.recipient]
     if group in step.order:
         earlier = step.order[: step.order.index(group)]
@@ -396,6 +441,68 @@ def _refuse_deal(state: RoundState, event: CardDealt) -> Refusal | None:
     if index and cards[index - 1] is None and event.recipient is not Recipient.COMMUNITY:
         return _refused_deal(state, "one card at a time, in order", "spot")
     return None
+
+
+def draws_due(state: RoundState) -> list[tuple[Recipient, int | None, str]]:
+    """The cards the current :class:`Draw` step still owes, in the order they go out."""
+    step = state.at
+    if type(step) is not Draw:
+        return []
+    layout = state.game.layout
+    due: list[tuple[Recipient, int | None, str]] = []
+    if step.dealer:
+        dealt = len(layout.dealer_spots)
+        for index in range(step.cards(state, None)):
+            if state.dealer[dealt + index] is None:
+                due.append((Recipient.DEALER, None, layout.dealer_draw_spots[index]))
+        return due
+    dealt = len(layout.seat_spots)
+    for number, seat in sorted(state.seats.items()):
+        if not seat.active:
+            continue
+        for index in range(step.cards(state, seat)):
+            if seat.cards[dealt + index] is None:
+                due.append((Recipient.PLAYER, number, layout.seat_draw_spots[index]))
+    return due
+
+
+def _refuse_draw(state: RoundState, step: Draw, event: CardDealt) -> Refusal | None:
+    if state.used_cards & card_bit(event.card):
+        return Refusal(state.cite("card_in_play"), f"{event.card} is already in play", "card")
+    due = draws_due(state)
+    if not due:
+        return Refusal(state.section(step.section), "no card is drawn now", None)
+    recipient, seat, spot = due[0]
+    if (event.recipient, event.seat if recipient is Recipient.PLAYER else None,
+            event.spot) != (recipient, seat, spot):  # fmt: skip
+        to = "the dealer" if seat is None else f"seat {seat}"
+        return Refusal(state.section(step.section), f"the next card drawn goes to {to}, "
+                       f"spot {spot} (clockwise from the dealer's left)", "spot")  # fmt: skip
+    return None
+
+
+def _staged_spots(game: Game) -> frozenset[str]:
+    """The community spots dealt by their own steps, between decisions."""
+    return frozenset(spot for step in game.steps if isinstance(step, Deal) for spot in step.spots)
+
+
+def _staged_refusal(state: RoundState, step: Deal, event: CardDealt) -> Refusal | None:
+    """A staged deal takes only its own spots; the first deal never takes theirs."""
+    community = event.recipient is Recipient.COMMUNITY
+    if step.spots and not (community and event.spot in step.spots):
+        return _refused_deal(state, f"now only {', '.join(step.spots)} are dealt", "spot")
+    if not step.spots and community and event.spot in _staged_spots(state.game):
+        return _refused_deal(state, f"{event.spot} is dealt at its own step", "spot")
+    return None
+
+
+def _burned(state: RoundState) -> int:
+    """The cards burned by the deal steps dealt so far (none where the method burns none)."""
+    method, spots = state.opened.dealing_method, state.game.layout.community_spots
+    dealt = {spot for spot, card in zip(spots, state.community, strict=True) if card is not None}
+    return sum(step.burn for step in state.game.steps[: state.step + 1]
+               if isinstance(step, Deal) and method not in step.no_burn
+               and dealt.issuperset(step.spots))  # fmt: skip
 
 
 def _refused_deal(state: RoundState, reason: str, field: str | None) -> Refusal:
@@ -425,18 +532,20 @@ def _refuse_expose(state: RoundState, event: CardExposed) -> Refusal | None:
                 state.cite("showdown"), "players' cards are turned at settlement", "seat"
             )
         seat = state.seats.get(event.seat or 0)
-        if seat is None or not seat.active:
+        if seat is None or not turned_at_showdown(state, seat):
             return Refusal(
                 state.cite("showdown"), "only remaining players' cards are turned", "seat"
             )
-        later = [other.seat for other in state.seats.values()
-                 if other.active and other.seat > seat.seat and not all(other.exposed)]  # fmt: skip
+        later = [other.seat for other in state.seats.values() if turned_at_showdown(state, other)
+                 and other.seat > seat.seat and _hidden(other)]  # fmt: skip
         if later:
             reason = f"seat {max(later)} first (counterclockwise)"
             return Refusal(state.cite("showdown"), reason, "seat")
         if seat.exposed[index]:
             return Refusal(state.cite("showdown"), "already face up", "spot")
         dealt = seat.cards[index]
+        if dealt is None:
+            return Refusal(state.cite("showdown"), f"no card was dealt to {event.spot}", "spot")
     else:
         dealer = event.recipient is Recipient.DEALER
         due = isinstance(step, Reveal) and step.dealer == dealer
@@ -454,10 +563,27 @@ def _refuse_expose(state: RoundState, event: CardExposed) -> Refusal | None:
     return None
 
 
+def turned_at_showdown(state: RoundState, seat: Seat) -> bool:
+    """Whether ``seat``'s cards are turned at the showdown: still in, or folded where the
+    game leaves a folded hand on the layout."""
+    if seat.active:
+        return True
+    return state.game.folded_hands_shown and seat.participating and not seat.abandoned
+
+
 def _refuse_stub(state: RoundState, event: StubCounted) -> Refusal | None:
     steps = state.game.steps
     first = next((number for number, step in enumerate(steps) if isinstance(step, Decide)), None)
-    if state.step != first or state.decisions_made or state.stub_counted:
+    deals = [number for number, step in enumerate(steps) if isinstance(step, Deal)]
+    if len(deals) > 1:  # community cards dealt in stages: the stub once the last is out
+        if state.step <= deals[-1] or state.stub_counted:
+            return Refusal(state.section(_dealing(state).stub_when),
+                           "the stub is counted after the last card is dealt", None)  # fmt: skip
+        return None
+    # After the deal (a card it turns face up included) and before the first decision.
+    dealt = first is not None and state.step <= first and all(
+        isinstance(step, Reveal) for step in steps[state.step : first])  # fmt: skip
+    if not dealt or state.decisions_made or state.stub_counted:
         return Refusal(
             state.section(_dealing(state).stub_when),
             "the stub is counted after the deal and before the first decision",
@@ -488,12 +614,16 @@ def _refuse_dealer_action(state: RoundState, event: Any) -> Refusal | None:
         return Refusal(state.cite("settle"), f"seat {event.seat} is not in this round", "seat")
     if isinstance(event, DealerPaid) and not (
         complete(state) or state.phase == VOIDED or state.settling
-    ):
+    ) and event.wager not in _early(state, state.seats[event.seat]):
         return Refusal(state.cite("settle"), "wagers are paid at settlement", None)
     if isinstance(event, DealerPaid) and "losers_first" in state.game.sections:
         return _refuse_winner_first(state)
-    if isinstance(event, DealerCollected) and isinstance(state.at, Wagering | Deal):
-        return Refusal(state.cite("collect"), "nothing is lost before the first decision", None)
+    before = isinstance(state.at, Wagering) or (isinstance(state.at, Deal) and not state.at.spots)
+    if isinstance(event, DealerCollected) and before:
+        spec = state.game.wager(event.wager)
+        if spec is None or spec.taken is None or isinstance(state.at, Wagering):
+            return Refusal(state.cite("collect"), "nothing is lost before the first decision",
+                           None)  # fmt: skip
     return None
 
 
@@ -567,9 +697,15 @@ def _refuse_close(state: RoundState, event: RoundClosed) -> Refusal | None:
         return Refusal(state.cite("close"), "the round is not yet settled", None)
     if Automation.EXPOSE_PLAYER_CARDS not in state.automations:
         for seat in state.seats.values():
-            if seat.active and not all(seat.exposed):
+            if turned_at_showdown(state, seat) and _hidden(seat):
                 return Refusal(state.cite("showdown"), f"seat {seat.seat}'s cards are hidden", None)
     return None
+
+
+def _hidden(seat: Seat) -> bool:
+    """Whether a card the seat holds is still face down (a draw spot never dealt is empty)."""
+    return not all(shown or card is None
+                   for card, shown in zip(seat.cards, seat.exposed, strict=True))  # fmt: skip
 
 
 _AFTER_VOID = (
@@ -662,6 +798,7 @@ def _no_more_bets(state: RoundState, event: NoMoreBets) -> RoundState:
     }
     dealt_in = sum(seat.participating for seat in seats.values())
     due = dealt_in * len(layout.seat_spots) + len(layout.dealer_spots) + len(layout.community_spots)
+    due -= len(_staged_spots(state.game))
     return _next_step(evolve(state, seats=seats, cards_due=due))
 
 
@@ -677,6 +814,8 @@ def _deal(state: RoundState, event: CardDealt) -> RoundState:
         state = evolve(state, dealer=_replace(state.dealer, index, event.card), **dealt)
     elif event.recipient is Recipient.COMMUNITY:
         state = evolve(state, community=_replace(state.community, index, event.card), **dealt)
+        if state.at.face_up:
+            state = evolve(state, community_exposed=_replace(state.community_exposed, index, True))
     else:
         seat = state.seats[event.seat or 0]
         seat = evolve(seat, cards=_replace(seat.cards, index, event.card))
@@ -710,9 +849,11 @@ def _irregularity(state: RoundState, event: IrregularityReported) -> RoundState:
 
 
 def _stub(state: RoundState, event: StubCounted) -> RoundState:
-    section = state.section(_dealing(state).stub_wrong)
+    dealing = _dealing(state)
+    section = state.section(dealing.stub_wrong)
     remedy = state.game.stub_remedy
-    return cast(RoundState, count_stub(state, event, section=section, remedy=remedy, void=_void))
+    return cast(RoundState, count_stub(state, event, section=section, remedy=remedy, void=_void,
+                                       discarded=dealing.discarded + _burned(state)))  # fmt: skip
 
 
 def _revealed(state: RoundState, step: Reveal) -> bool:
@@ -730,6 +871,8 @@ def _step_done(state: RoundState) -> bool:
         return not state.pending
     if isinstance(step, Reveal):
         return _revealed(state, step)
+    if isinstance(step, Draw):
+        return not draws_due(state)
     if isinstance(step, Throw):
         if step.name in state.rolls:
             return True
@@ -748,16 +891,20 @@ def _next_step(state: RoundState) -> RoundState:
     number = state.step + 1
     step = state.game.steps[number]
     state = evolve(state, step=number, at=step, phase=step.name, pending=())
-    if isinstance(step, Decide):
+    if isinstance(step, Deal) and step.spots:
+        # A stage of the board is dealt only while a hand is still to be judged on it.
+        if any(turned_at_showdown(state, seat) for seat in state.seats.values()):
+            state = evolve(state, cards_due=state.cards_due + len(step.spots))
+    elif isinstance(step, Decide):
         seats = sorted(state.seats.items())
-        pending = tuple(n for n, seat in seats if seat.active and step.eligible(seat))
+        asked = step.when is None or step.when(state)
+        pending = tuple(n for n, seat in seats if asked and seat.active and step.eligible(seat))
         state = evolve(state, pending=pending)
     elif isinstance(step, Reveal):
         automation = Automation.REVEAL_DEALER_CARDS if step.dealer else (
             Automation.REVEAL_COMMUNITY_CARDS)  # fmt: skip
         if automation in state.automations:
-            layout = state.game.layout
-            spots = layout.dealer_spots if step.dealer else layout.community_spots
+            spots = _spots(state, Recipient.DEALER if step.dealer else Recipient.COMMUNITY)
             field = "dealer_exposed" if step.dealer else "community_exposed"
             flags = tuple(
                 done or spot in step.spots
@@ -873,24 +1020,95 @@ def required_settlement(state: RoundState) -> Settlement:
     order = tuple(spec.name for spec in game.wagers)
     if state.void_section is not None:
         notes = (state.void_reason,) if state.void_reason else ()
-        lines = returned_lines(seats, order, state.void_section, notes)
+        lines = _fees_kept(state, returned_lines(seats, order, state.void_section, notes))
+        if game.void_settles is not None:
+            lines = _void_settled(state, lines, game.void_settles(state))
         return Settlement(lines=lines, voided=True, void_section=state.void_section, **header)
     done = complete(state)
     dealt = not isinstance(state.at, Wagering)
     settled: list[SettlementLine] = []
     for seat in seats:
+        by_wager = withdrawn_lines(state, seat)
+        if by_wager:
+            seat = seat._replace(wagers={w: a for w, a in seat.wagers.items() if w not in by_wager})
         decided = seat.folded_at or seat.abandoned or (dealt and not seat.participating)
-        if not seat.wagers or not (done or decided or state.settling):
-            continue
-        by_wager = {line.wager: line for line in game.settle(state, seat)}
+        names = order if done or decided or state.settling else _early(state, seat)
+        if seat.wagers and names:
+            by_wager.update((line.wager, line) for line in game.settle(state, seat)
+                            if line.wager in names)  # fmt: skip
+        if dealt:
+            by_wager.update(taken_lines(state, seat))
         settled.extend(by_wager[name] for name in order if name in by_wager)
     limit = state.opened.payout_limit_cents
+    if limit is None:
+        limit = getattr(ruleset, "payout_limit_cents", None)
     if limit is not None:
         wagers = getattr(ruleset, "payout_limit_wagers", game.handle_wagers)
+        # Per player, unless the chapter caps each hand (a betting position) on its own.
+        per_hand = getattr(ruleset, "payout_limit_per_hand", False)
         settled = list(apply_payout_limit(tuple(settled), limit_cents=limit, wagers=wagers,
                                           section=state.cite("payout_limit"),
-                                          group=lambda line: line.player))  # fmt: skip
+                                          group=(lambda line: line.seat) if per_hand else (
+                                              lambda line: line.player)))  # fmt: skip
     return Settlement(lines=tuple(settled), complete=done, **header)
+
+
+def _fees_kept(state: RoundState, lines: tuple[SettlementLine, ...]) -> tuple[SettlementLine, ...]:
+    """A void returns the wagers; a fee is no wager and stays collected unless the game
+    says the round returns it."""
+    kept = {spec.name for spec in state.game.wagers if spec.fee
+            and not (spec.fee_returned_on_void and spec.fee_returned_on_void(state))}  # fmt: skip
+    if not kept:
+        return lines
+    seats = state.seats
+    return tuple(fee_line(seats[line.seat], line.wager, line.section, line.hand)
+                 if line.wager in kept else line for line in lines)  # fmt: skip
+
+
+def _early(state: RoundState, seat: Seat) -> tuple[str, ...]:
+    """The seat's wagers the game settles before the showdown (``Game.settled_early``)."""
+    early = state.game.settled_early
+    return () if early is None else tuple(early(state, seat))
+
+
+def withdrawn_lines(state: RoundState, seat: Seat) -> dict[str, SettlementLine]:
+    """The wagers ``seat`` took back by a decision (a choice's ``withdraws``),
+    each returned under the decision's section; the game settles the rest."""
+    lines: dict[str, SettlementLine] = {}
+    if not seat.choices:
+        return lines
+    for step in state.game.steps:
+        if isinstance(step, Decide) and step.name in seat.choices:
+            choice = next(item for item in step.choices if item.name == seat.choices[step.name])
+            for wager in choice.withdraws:
+                if wager in seat.wagers:
+                    lines[wager] = plain_line(seat, wager, Outcome.RETURNED,
+                                              state.section(step.section))  # fmt: skip
+    return lines
+
+
+def taken_lines(state: RoundState, seat: Seat) -> dict[str, SettlementLine]:
+    """The wagers of ``seat`` the house took at "no more bets" (a spec's ``taken``),
+    each lost under that section whatever the hand; a void returns them."""
+    return {
+        spec.name: plain_line(seat, spec.name, Outcome.LOSE, state.section(spec.taken))
+        for spec in state.game.wagers
+        if spec.taken is not None and spec.name in seat.wagers
+    }
+
+
+def _void_settled(
+    state: RoundState, returned: tuple[SettlementLine, ...], kept: tuple[str, ...]
+) -> tuple[SettlementLine, ...]:
+    """The void's returned lines, with the ``kept`` wagers settled on the cards instead."""
+    if not kept:
+        return returned
+    settled: dict[tuple[int, str], SettlementLine] = {}
+    for seat in state.seats.values():
+        if any(wager in seat.wagers for wager in kept):
+            lines = state.game.settle(state, seat)
+            settled.update(((line.seat, line.wager), line) for line in lines if line.wager in kept)
+    return tuple(settled.get((line.seat, line.wager), line) for line in returned)
 
 
 def miscalls(state: RoundState) -> tuple[Miscall, ...]:

@@ -107,7 +107,8 @@ def describe(game: Game) -> dict[str, Any]:
         entry["section"] = getattr(step, "section", None)
         if hasattr(step, "choices"):
             entry["choices"] = [
-                {"name": choice.name, "places": list(choice.wagers), "folds": choice.folds}
+                {"name": choice.name, "places": list(choice.wagers), "folds": choice.folds,
+                 "withdraws": list(choice.withdraws)}
                 for choice in step.choices
             ]
         if hasattr(step, "spots"):

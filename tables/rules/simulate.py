@@ -29,6 +29,7 @@ import random
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from typing import Protocol
 
 from tables.rules.cards import STANDARD_DECK, Card
 from tables.rules.engine import Outcome, Settlement, SettlementLine
@@ -334,8 +335,16 @@ def simulate_criss_cross(
     count_stub: bool = False,
     dealer_errors: Sequence[DealerError] = (),
     irregularity: Irregularity | None = None,
+    player: CrissCrossPlayer | None = None,
+    mistake_percent: int = 0,
 ) -> SimulatedRound:
-    """Simulate one legal Criss-Cross round (Chapter 592 or 674a)."""
+    """Simulate one legal Criss-Cross round (Chapter 592 or 674a).
+
+    With a ``player`` (the par sheet's :class:`tables.rules.parsheet.CrissCrossOptimal`)
+    each seat folds or bets as that strategy says, except that at each decision
+    it errs ``mistake_percent`` of the time (``_MISTAKE``); without
+    one, it folds and bets as the simple ``strategy`` says.
+    """
     events: list[Event] = [
         _opened(
             rng,
@@ -404,9 +413,16 @@ def simulate_criss_cross(
         (Wager.DOWN_BET, (Position.TOP, Position.BOTTOM)),
         (Wager.MIDDLE_BET, (Position.CENTER,)),
     )
+    chosen: dict[int, list[int]] = {seat: [] for seat in seats}
     for wager, reveal in steps:
         for seat in list(active):
-            if _pct(rng, strategy.fold_percent):
+            multiple = None
+            if player is not None:
+                multiple = _decide(player, wager, holes[seat], community, chosen[seat])
+                if _pct(rng, mistake_percent):
+                    multiple = _MISTAKE[multiple]
+                chosen[seat].append(multiple)
+            if multiple == 0 or (multiple is None and _pct(rng, strategy.fold_percent)):
                 events.append(PlayerFolded(seat=seat))
                 active.remove(seat)
                 for lost in placed[seat]:
@@ -415,8 +431,9 @@ def simulate_criss_cross(
                     events.append(DealerCollected(seat=seat, wager=lost, amount_cents=stake))
                     collected.add((seat, lost))
                 continue
-            paired = holes[seat][0].rank == holes[seat][1].rank
-            multiple = strategy.pair_bet_multiple if paired else strategy.bet_multiple
+            if multiple is None:
+                paired = holes[seat][0].rank == holes[seat][1].rank
+                multiple = strategy.pair_bet_multiple if paired else strategy.bet_multiple
             events.append(WagerPlaced(seat=seat, wager=wager, amount_cents=multiple * antes[seat]))
             placed[seat].append(wager)
         for position in reveal:
@@ -441,6 +458,34 @@ def simulate_criss_cross(
     events.append(RoundClosed())
     injected = _inject(events, settlement, dealer_errors)
     return SimulatedRound(events=tuple(events), injected=injected)
+
+
+class CrissCrossPlayer(Protocol):
+    """A Criss-Cross playing strategy: each Bet's multiple of the ante, 0 to fold."""
+
+    def across(self, hole: Sequence[Card]) -> int: ...
+
+    def down(self, hole: Sequence[Card], row_1: Card, row_3: Card, across: int) -> int: ...
+
+    def middle(self, hole: Sequence[Card], row_1: Card, row_3: Card, top: Card, bottom: Card,
+               across: int, down: int) -> int: ...  # fmt: skip
+
+
+#: A player's mistake at a Bet: 1x where the strategy says 3x and 3x where it
+#: says 1x, playing on where it says fold (a player rarely folds by mistake).
+_MISTAKE = {0: 1, 1: 3, 3: 1}
+
+
+def _decide(player: CrissCrossPlayer, wager: Wager, hole: Sequence[Card],
+            community: dict[Position, Card], made: Sequence[int]) -> int:  # fmt: skip
+    """The player's multiple at this Bet (§ .11(b), (d), (f)), given the cards it has seen."""
+    if wager is Wager.ACROSS_BET:
+        return player.across(hole)
+    row_1, row_3 = community[Position.ROW_1], community[Position.ROW_3]
+    if wager is Wager.DOWN_BET:
+        return player.down(hole, row_1, row_3, made[0])
+    return player.middle(hole, row_1, row_3, community[Position.TOP],
+                         community[Position.BOTTOM], made[0], made[1])  # fmt: skip
 
 
 def _stake(events: Sequence[Event], seat: int, wager: Wager) -> int:

@@ -54,7 +54,9 @@ from tables.rules.declaration import (
     Choice,
     Deal,
     Decide,
+    Draw,
     EqualTo,
+    Exactly,
     Game,
     MultipleOf,
     Reveal,
@@ -74,13 +76,23 @@ from tables.rules.events import (
     IrregularityKind,
     IrregularityReported,
     NoMoreBets,
+    Options,
     Recipient,
     RoundClosed,
     RoundOpened,
     StubCounted,
     WagerPlaced,
 )
-from tables.rules.machine import RoundState, Seat, apply, can_apply, open_round, required_settlement
+from tables.rules.machine import (
+    RoundState,
+    Seat,
+    apply,
+    can_apply,
+    draws_due,
+    open_round,
+    required_settlement,
+    turned_at_showdown,
+)
 from tables.rules.registry import declared, game_modules
 from tables.rules.replay import FindingKind
 from tables.rules.simulate import (
@@ -109,8 +121,9 @@ __all__ = [
     "irregularities_of",
 ]
 
-Strategy = Callable[[RoundState, Seat, Decide, random.Random], str]
-"""A playing strategy: the name of the choice ``seat`` makes at the decision ``step``."""
+Strategy = Callable[[RoundState, Seat, Decide, random.Random], Any]
+"""A playing strategy: the name of the choice ``seat`` makes at the decision ``step``,
+or (name, params) where the choice names more (the cards an exchange discards)."""
 
 #: The dealer errors that read any game's settlement (the others are Criss-Cross's own).
 ANY_GAME_ERRORS: tuple[DealerError | SettlementError, ...] = (
@@ -185,27 +198,35 @@ class _Table:
     def __init__(self, game: Game, opened: RoundOpened) -> None:
         self.events: list[Event] = [opened]
         self.state = open_round(game, opened)
-        self.settled: set[tuple[int, str]] = set()
+        self.settled: dict[tuple[int, str], Outcome] = {}
+        #: The cards not yet dealt, the next one last.
+        self.deck: list[Card] = []
 
     def record(self, event: Event) -> None:
         self.state = apply(self.state, event)
         self.events.append(event)
 
-    def settle(self, seats: Sequence[int] | None = None, forfeited_only: bool = False) -> None:
+    def settle(self, seats: Sequence[int] | None = None, forfeited_only: bool = False,
+               wagers: Sequence[str] = ()) -> None:  # fmt: skip
         """The dealer's actions for the required lines not yet acted on.
 
         ``forfeited_only``: what a fold gives up is taken at once; the rest waits
-        for the showdown, where a payment is allowed.
+        for the showdown, where a payment is allowed. ``wagers``: only these
+        (those the game settles early; a wager taken back is handed back at once).
         """
         lines = [line for line in required_settlement(self.state).lines
                  if (seats is None or line.seat in seats)
-                 and (not forfeited_only or line.outcome is Outcome.FORFEITED)]  # fmt: skip
-        actions = _settle_actions(lines, self.settled)
+                 and (not forfeited_only or line.outcome is Outcome.FORFEITED)
+                 and (not wagers or line.wager in wagers)]  # fmt: skip
+        # A wager taken at "no more bets" and then returned by a void is handed back.
+        again = [line for line in lines if line.outcome is Outcome.RETURNED
+                 and self.settled.get((line.seat, line.wager)) is Outcome.LOSE]  # fmt: skip
+        actions = _settle_actions(lines, set(self.settled)) + _settle_actions(again, set())
         if "losers_first" in self.state.game.sections:
             actions.sort(key=lambda action: not isinstance(action, DealerCollected))
         for action in actions:
             self.record(action)
-        self.settled.update((line.seat, line.wager) for line in lines)
+        self.settled.update(((line.seat, line.wager), line.outcome) for line in lines)
 
 
 def _amounts(spec: WagerSpec, seat: Seat, ruleset: Any, cents: Sequence[int],
@@ -214,6 +235,9 @@ def _amounts(spec: WagerSpec, seat: Seat, ruleset: Any, cents: Sequence[int],
     (under a cap, the cap when none is), then the seat's own stakes (where the rules
     want wagers of equal value)."""
     relation = spec.amount
+    if isinstance(relation, Exactly):
+        yield relation.cents
+        return
     if isinstance(relation, AtMost):
         under = [amount for amount in cents if amount <= relation.cents] or [relation.cents]
         yield from rng.sample(under, len(under))
@@ -239,7 +263,7 @@ def _wagers(table: _Table, play: Play, rng: random.Random) -> None:
     placeable = [spec for spec in state.game.wagers if not spec.by_choice]
     for number in sorted(state.seats):
         for index, spec in enumerate(placeable):
-            if index and rng.randrange(100) >= play.side_wager_percent:
+            if index and not spec.required and rng.randrange(100) >= play.side_wager_percent:
                 continue
             if spec.offered is not None and not spec.offered(table.state):
                 continue
@@ -255,11 +279,19 @@ def _wagers(table: _Table, play: Play, rng: random.Random) -> None:
 def _deal_order(state: RoundState, step: Deal) -> Iterator[tuple[Recipient, int | None, str]]:
     """(recipient, seat, spot) in the order the cards go out."""
     layout = state.game.layout
+    if step.spots:  # a stage of the board, dealt between decisions
+        yield from ((Recipient.COMMUNITY, None, spot) for spot in step.spots)
+        return
+    staged = {spot for other in state.game.steps if isinstance(other, Deal) for spot in other.spots}
     seats = [n for n, seat in sorted(state.seats.items()) if seat.participating]
     groups: dict[str, list[list[tuple[Recipient, int | None, str]]]] = {
         "seats": [[(Recipient.PLAYER, n, spot) for n in seats] for spot in layout.seat_spots],
         "dealer": [[(Recipient.DEALER, None, spot)] for spot in layout.dealer_spots],
-        "community": [[(Recipient.COMMUNITY, None, spot)] for spot in layout.community_spots],
+        "community": [
+            [(Recipient.COMMUNITY, None, spot)]
+            for spot in layout.community_spots
+            if spot not in staged
+        ],
     }
     for name in step.order:
         for turn in groups.pop(name):
@@ -301,15 +333,26 @@ def _choose(table: _Table, strategy: Strategy, rng: random.Random) -> None:
     step: Decide = state.current
     number = state.pending[0]
     seat = state.seats[number]
-    choice: Choice = next(c for c in step.choices if c.name == strategy(state, seat, step, rng))
+    picked = strategy(state, seat, step, rng)
+    picked, params = (picked, {}) if isinstance(picked, str) else picked
+    choice: Choice = next(c for c in step.choices if c.name == picked)
     amount = None
     if choice.wagers:
         spec = state.game.wager(choice.wagers[0])
         assert spec is not None
         amount = next(_amounts(spec, seat, state.ruleset, (min(seat.wagers.values()),), rng))
-    table.record(Decision(seat=number, choice=choice.name, amount_cents=amount))
+    table.record(Decision(seat=number, choice=choice.name, amount_cents=amount,
+                          params=Options(params)))  # fmt: skip
     if choice.folds:
         table.settle((number,), forfeited_only=True)
+    if choice.withdraws:
+        table.settle((number,), wagers=choice.withdraws)
+    early = table.state.game.settled_early
+    if early is not None:  # paid or taken at once, as the chapter orders (§ 589.11(c))
+        for other, seat in sorted(table.state.seats.items()):
+            wagers = tuple(early(table.state, seat))
+            if wagers:
+                table.settle((other,), wagers=wagers)
 
 
 def _wrong_call(state: RoundState, step: Throw, faces: tuple[int, ...],
@@ -350,7 +393,7 @@ def _throw(table: _Table, step: Throw, play: Play, rng: random.Random,
 
 
 def _play_out(table: _Table, strategy: Strategy, rng: random.Random, play: Play,
-              calls: list[InjectedError]) -> None:  # fmt: skip
+              calls: list[InjectedError], deck: list[Card]) -> None:  # fmt: skip
     """Decisions, reveals and throws up to the showdown, then each seat turned and settled."""
     while not isinstance(table.state.current, Showdown):
         step = table.state.current
@@ -361,6 +404,16 @@ def _play_out(table: _Table, strategy: Strategy, rng: random.Random, play: Play,
             _throw(table, step, play, rng, calls)
         elif isinstance(step, Decide):
             _choose(table, strategy, rng)
+        elif isinstance(step, Draw):
+            for recipient, number, spot in draws_due(table.state):
+                table.record(CardDealt(card=table.deck.pop(), recipient=recipient, seat=number,
+                                       spot=spot, face_up=step.dealer))  # fmt: skip
+        elif isinstance(step, Deal):  # a stage of the board: burn, then its cards
+            if table.state.opened.dealing_method not in step.no_burn:
+                del deck[len(deck) - step.burn :]
+            for recipient, to_seat, spot in _deal_order(table.state, step):
+                table.record(CardDealt(card=deck.pop(), recipient=recipient, seat=to_seat,
+                                       spot=spot, face_up=step.face_up))  # fmt: skip
         elif isinstance(step, Reveal):
             recipient = Recipient.DEALER if step.dealer else Recipient.COMMUNITY
             layout = table.state.game.layout
@@ -374,13 +427,15 @@ def _play_out(table: _Table, strategy: Strategy, rng: random.Random, play: Play,
     if "losers_first" in table.state.game.sections:
         table.settle()  # the whole table at once: every loser before any winner
         return
-    spots = table.state.game.layout.seat_spots
+    layout = table.state.game.layout
+    spots = layout.seat_spots + layout.seat_draw_spots
     for number in sorted(table.state.seats, reverse=True):
         seat = table.state.seats[number]
-        if seat.active:
-            for index, spot in enumerate(spots):
-                table.record(CardExposed(recipient=Recipient.PLAYER, seat=number, spot=spot,
-                                         card=seat.cards[index]))  # fmt: skip
+        if turned_at_showdown(table.state, seat):
+            for spot, card in zip(spots, seat.cards, strict=False):
+                if card is not None:
+                    table.record(CardExposed(recipient=Recipient.PLAYER, seat=number, spot=spot,
+                                             card=card))  # fmt: skip
         table.settle((number,))
 
 
@@ -416,7 +471,10 @@ def simulate_declared(
     table = _Table(game, opened)
     _wagers(table, play, rng)
     table.record(NoMoreBets())
-    deck = list(STANDARD_DECK)
+    taken = [spec.name for spec in game.wagers if spec.taken is not None]
+    if taken:  # into the table inventory container at once
+        table.settle(wagers=taken)
+    deck = table.deck = list(STANDARD_DECK)
     rng.shuffle(deck)
     _stage(table, deck, irregularity, "before_deal")
     step = table.state.current
@@ -424,6 +482,7 @@ def simulate_declared(
         for recipient, seat, spot in _deal_order(table.state, step):
             table.record(CardDealt(card=deck.pop(), recipient=recipient, seat=seat, spot=spot))
     if table.state.phase != "voided":
+        del deck[len(deck) - game.dealing[dealing_method].discarded:]  # into the rack, unseen
         stub = StubCounted(stub_count=len(deck))
         if count_stub and can_apply(table.state, stub):
             table.record(stub)
@@ -433,7 +492,7 @@ def simulate_declared(
                            expected_finding=FindingKind.WRONG_CALL)
              for error in dealer_errors if error is CallError.WRONG_CALL][:1]  # fmt: skip
     if table.state.phase != "voided":
-        _play_out(table, strategy or strategy_for(game), rng, play, calls)
+        _play_out(table, strategy or strategy_for(game), rng, play, calls, deck)
     else:
         table.settle()
     table.record(RoundClosed())

@@ -32,3 +32,14 @@ class LedgerClock:
                 return clock.at
 
         monkeypatch.setattr(ledger_clock, "datetime", Frozen)
+
+
+def device_token(user, *, device: str = "", table_id: str | None = None) -> str:
+    """A device token for ``user`` (a table device at ``table_id``, or a system
+    gateway), as ``manage.py device_token issue`` makes one."""
+    from operations import tokens
+    from tables.models import Table
+
+    table = Table.objects.get(table_id=table_id) if table_id else None
+    device = device or ("test-gateway" if table is None else "")
+    return tokens.issue(user, device=device, table=table, by="tests")[1]

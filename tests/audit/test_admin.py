@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def admin_client(client):
     User.objects.create_superuser("boss", password="pw")
-    client.login(username="boss", password="pw")
+    client.force_login(User.objects.get(username="boss"))
     return client
 
 

@@ -17,7 +17,7 @@ def test_it_pages_through_the_global_log(api_client, role_users):
         append(
             new_stream(), [counted(writer, 0), counted(writer, 1)], expected_version=0, actor=SYSTEM
         )
-    api_client.force_authenticate(role_users[Role.FINANCE])
+    api_client.force_authenticate(role_users[Role.REGULATOR])
     first = api_client.get(f"/api/v1/events?after={start}&limit=4").json()
     assert [e["position"] for e in first["events"]] == list(range(start + 1, start + 5))
     assert first["head"] == start + 6
@@ -28,7 +28,7 @@ def test_it_pages_through_the_global_log(api_client, role_users):
 
 
 def test_a_non_integer_position_answers_400(api_client, role_users):
-    api_client.force_authenticate(role_users[Role.FINANCE])
+    api_client.force_authenticate(role_users[Role.REGULATOR])
     response = api_client.get("/api/v1/events?after=yesterday")
     assert response.status_code == 400
     assert response.json()["field"] == "after"

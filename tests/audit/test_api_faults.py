@@ -20,13 +20,12 @@ import psycopg
 import pytest
 from django.db import OperationalError, connection
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
 from audit import ledger, projections
 from audit.models import Event, RejectedSubmission, StreamIndex
 from audit.verify import verify
 from casino.roles import Role
-from tests.audit.helpers import new_stream
+from tests.audit.helpers import device_token, new_stream
 from tests.tables.test_deck_job_celery import test_database_url
 
 transactional = pytest.mark.django_db(transaction=True, serialized_rollback=True)
@@ -45,8 +44,8 @@ def body(*seqs: int, expected_version: int = 0) -> dict:
 
 @pytest.fixture
 def device(api_client, role_users):
-    token = Token.objects.create(user=role_users[Role.SYSTEM])
-    api_client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}", HTTP_X_DEVICE="reader-9")
+    token = device_token(role_users[Role.SYSTEM])
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {token}", HTTP_X_DEVICE="reader-9")
     return api_client
 
 

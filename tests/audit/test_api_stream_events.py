@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from rest_framework.authtoken.models import Token
 
 from audit.models import Event, RejectedSubmission
 from casino.roles import Role
-from tests.audit.helpers import new_stream
+from tests.audit.helpers import device_token, new_stream
 
 pytestmark = pytest.mark.django_db
 
@@ -28,8 +27,8 @@ def body(*seqs: int, expected_version: int = 0) -> dict:
 @pytest.fixture
 def system_client(api_client, role_users):
     """A table-device style client: token authentication."""
-    token = Token.objects.create(user=role_users[Role.SYSTEM])
-    api_client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}", HTTP_X_DEVICE="reader-3")
+    token = device_token(role_users[Role.SYSTEM])
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {token}", HTTP_X_DEVICE="reader-3")
     return api_client
 
 

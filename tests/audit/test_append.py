@@ -52,6 +52,9 @@ def test_it_records_actor_source_and_client_metadata():
         "device": "BJ-07",
         "idempotency_key": "k-meta",
         "correlation_id": "c-1",
+        # The batch's first event carries its key, request hash and size (issue 21).
+        "idempotency": {"key": "k-meta", "request_hash": event.metadata["idempotency"][
+            "request_hash"], "events": 1},
     }
 
 

@@ -1,5 +1,8 @@
 """Downloads of sealed gaming days' exports from the admin and the API: the
-zip served is the export's own, and every download is in the ledger."""
+zip served is the export's own, and every download is in the ledger, once.
+A download is a POST (issue 14: a GET with a side effect let 1,017 GETs append
+1,017 events, and a link on another site record a download in a regulator's
+name)."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from audit.models import DaySeal
 from audit.seals import seal_day
 from casino.roles import Role
 from tests.audit import test_seals
+from tests.audit.helpers import device_token
 from tests.audit.test_seals import AFTER, CARRIED, DAY, _bypass_triggers
 
 # The two-day ledger and the test signing key of the seal tests.
@@ -86,7 +90,7 @@ def test_a_regulator_downloads_the_export_zip_through_the_api(
     api_client, role_users, sealed, reference_zip
 ):
     api_client.force_authenticate(role_users[Role.REGULATOR])
-    _assert_is_the_export(api_client.get(API), sealed, reference_zip)
+    _assert_is_the_export(api_client.post(API), sealed, reference_zip)
     assert _downloads() == [
         {
             "gaming_day": "2026-03-10",
@@ -101,15 +105,16 @@ def test_each_download_is_one_event_and_the_same_bytes(
     api_client, role_users, sealed, reference_zip
 ):
     api_client.force_authenticate(role_users[Role.REGULATOR])
-    first, second = _body(api_client.get(API)), _body(api_client.get(API))
+    first, second = _body(api_client.post(API)), _body(api_client.post(API))
     assert first == second == reference_zip
     assert [d["downloaded_by"] for d in _downloads()] == ["regulator", "regulator"]
 
 
 def test_a_client_may_ask_for_the_zip_by_media_type(api_client, role_users, sealed, reference_zip):
     api_client.force_authenticate(role_users[Role.FINANCE])
-    _assert_is_the_export(api_client.get(API, HTTP_ACCEPT="application/zip"), sealed, reference_zip)
-    refusal = api_client.get("/api/v1/exports/2026-03-11/", HTTP_ACCEPT="application/zip")
+    response = api_client.post(API, HTTP_ACCEPT="application/zip")
+    _assert_is_the_export(response, sealed, reference_zip)
+    refusal = api_client.post("/api/v1/exports/2026-03-11/", HTTP_ACCEPT="application/zip")
     assert refusal.status_code == 404
     assert refusal["Content-Type"] == "application/json"
     assert refusal.json()["error"] == "not_sealed"
@@ -135,7 +140,7 @@ def test_the_api_lists_the_sealed_days_with_their_keys_and_download_urls(
 def test_the_export_roles_may_list_and_download(api_client, role_users, sealed, role):
     api_client.force_authenticate(role_users[role])
     assert api_client.get("/api/v1/exports/").status_code == 200
-    response = api_client.get(API)
+    response = api_client.post(API)
     assert response.status_code == 200
     assert _body(response).startswith(b"PK")
     assert [d["roles"] for d in _downloads()] == [[role.value]]
@@ -146,8 +151,7 @@ def test_other_roles_get_403_from_the_api_and_nothing_is_recorded(
     api_client, role_users, sealed, role
 ):
     api_client.force_authenticate(role_users[role])
-    for url in ("/api/v1/exports/", API):
-        response = api_client.get(url)
+    for response in (api_client.get("/api/v1/exports/"), api_client.post(API)):
         assert response.status_code == 403
         assert response.json()["error"] == "forbidden"
     assert _downloads() == []
@@ -155,7 +159,7 @@ def test_other_roles_get_403_from_the_api_and_nothing_is_recorded(
 
 def test_anonymous_callers_get_401(api_client, sealed):
     assert api_client.get("/api/v1/exports/").status_code == 401
-    assert api_client.get(API).status_code == 401
+    assert api_client.post(API).status_code == 401
     assert _downloads() == []
 
 
@@ -163,6 +167,7 @@ def test_the_export_endpoints_only_read(api_client, role_users, sealed):
     api_client.force_authenticate(role_users[Role.REGULATOR])
     assert api_client.post("/api/v1/exports/").status_code == 405
     assert api_client.delete(API).status_code == 405
+    assert api_client.get(API).status_code == 405
     assert _downloads() == []
 
 
@@ -172,21 +177,21 @@ def test_an_unsealed_day_answers_404_naming_the_day_and_is_not_sealed(
     # DAY has ended but the close job has not sealed it: a download must not seal it.
     ledger_clock.at = AFTER
     api_client.force_authenticate(role_users[Role.REGULATOR])
-    response = api_client.get(API)
+    response = api_client.post(API)
     assert response.status_code == 404
     body = response.json()
     assert body["error"] == "not_sealed"
     assert "gaming day 2026-03-10 is not sealed" in body["message"]
     assert not DaySeal.objects.filter(gaming_day=DAY).exists()
     assert _downloads() == []
-    unknown = api_client.get("/api/v1/exports/2031-01-01/").json()
+    unknown = api_client.post("/api/v1/exports/2031-01-01/").json()
     assert "gaming day 2031-01-01 is not sealed" in unknown["message"]
 
 
 @pytest.mark.parametrize("text", ["yesterday", "2026-13-01", "20260310", "2026-3-10"])
 def test_a_malformed_date_answers_400(api_client, role_users, sealed, text):
     api_client.force_authenticate(role_users[Role.REGULATOR])
-    response = api_client.get(f"/api/v1/exports/{text}/")
+    response = api_client.post(f"/api/v1/exports/{text}/")
     assert response.status_code == 400
     body = response.json()
     assert body["field"] == "day"
@@ -201,7 +206,7 @@ def test_a_day_that_no_longer_matches_its_seal_is_refused_and_not_recorded(
         ['{"writer": 1, "seq": 3, "amount": 1}', CARRIED],
     )
     api_client.force_authenticate(role_users[Role.REGULATOR])
-    response = api_client.get(API)
+    response = api_client.post(API)
     assert response.status_code == 409
     assert f"stream {CARRIED} version 3" in response.json()["message"]
     assert _downloads() == []
@@ -211,7 +216,8 @@ def test_the_schema_documents_the_zip_download(api_client, role_users):
     api_client.force_authenticate(role_users[Role.REGULATOR])
     schema = api_client.get("/api/v1/schema", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     paths = schema.json()["paths"]
-    download = paths["/api/v1/exports/{day}/"]["get"]
+    assert "get" not in paths["/api/v1/exports/{day}/"]
+    download = paths["/api/v1/exports/{day}/"]["post"]
     ok = download["responses"]["200"]
     assert ok["content"]["application/zip"]["schema"] == {"type": "string", "format": "binary"}
     assert "X-Pitboss-Seal" in ok["headers"]
@@ -231,9 +237,10 @@ def test_a_regulator_downloads_the_export_zip_through_the_admin(
     html = page.content.decode()
     assert sealed.seal_hash in html
     assert sealed.public_key in html
-    assert f'href="{ADMIN}"' in html and "Download export" in html
+    assert f'<form method="post" action="{ADMIN}"' in html and "Download export" in html
+    assert "csrfmiddlewaretoken" in html
     assert _downloads() == []  # opening the page is not downloading
-    _assert_is_the_export(client.get(ADMIN), sealed, reference_zip)
+    _assert_is_the_export(client.post(ADMIN), sealed, reference_zip)
     assert [(d["downloaded_by"], d["roles"]) for d in _downloads()] == [
         ("regulator", ["regulator"])
     ]
@@ -242,7 +249,8 @@ def test_a_regulator_downloads_the_export_zip_through_the_admin(
 def test_the_seal_list_links_each_day_to_its_download_for_the_export_roles(client, staff, sealed):
     client.force_login(staff[Role.SHIFT_SUPERVISOR])
     html = client.get("/admin/audit/dayseal/").content.decode()
-    assert f'href="{ADMIN}"' in html and f'href="{ADMIN_PAGE}"' in html
+    assert f'href="{ADMIN_PAGE}#day-2026-03-10"' in html and f'href="{ADMIN_PAGE}"' in html
+    assert ADMIN not in html  # the seal list links to the Exports page, never downloads
     client.force_login(staff[Role.FLOORPERSON])
     html = client.get("/admin/audit/dayseal/").content.decode()
     assert ADMIN not in html and ADMIN_PAGE not in html
@@ -252,26 +260,82 @@ def test_the_seal_list_links_each_day_to_its_download_for_the_export_roles(clien
 def test_other_roles_get_403_from_the_admin_and_nothing_is_recorded(client, staff, sealed, role):
     client.force_login(staff[role])
     assert client.get(ADMIN_PAGE).status_code == 403
-    assert client.get(ADMIN).status_code == 403
+    assert client.post(ADMIN).status_code == 403
     assert _downloads() == []
 
 
 def test_the_admin_sends_people_who_are_not_signed_in_to_the_login(client, sealed):
-    response = client.get(ADMIN)
+    response = client.post(ADMIN)
     assert response.status_code == 302 and "/admin/login/" in response.url
     assert _downloads() == []
 
 
 def test_the_admin_answers_404_naming_an_unsealed_day_and_400_for_a_bad_date(client, staff, sealed):
     client.force_login(staff[Role.REGULATOR])
-    missing = client.get("/admin/audit/dayseal/exports/2026-03-11/download/")
+    missing = client.post("/admin/audit/dayseal/exports/2026-03-11/download/")
     assert missing.status_code == 404
     assert "gaming day 2026-03-11 is not sealed" in missing.content.decode()
-    malformed = client.get("/admin/audit/dayseal/exports/10-03-2026/download/")
+    malformed = client.post("/admin/audit/dayseal/exports/10-03-2026/download/")
     assert malformed.status_code == 400
     assert "YYYY-MM-DD" in malformed.content.decode()
     assert not DaySeal.objects.filter(gaming_day=datetime.date(2026, 3, 11)).exists()
     assert _downloads() == []
+
+
+# --- a download has an effect: never a GET, never in someone else's name (issue 14) -------
+
+
+def test_gets_of_the_download_urls_download_nothing_and_record_nothing(
+    api_client, client, staff, sealed
+):
+    """Issue 14: 1,017 GETs by a regulator appended 1,017 ledger events."""
+    api_client.force_authenticate(staff[Role.REGULATOR])
+    client.force_login(staff[Role.REGULATOR])
+    for _ in range(20):
+        assert api_client.get(API).status_code == 405
+        assert client.get(ADMIN).status_code == 405
+    assert _downloads() == []
+
+
+def test_a_cross_site_post_records_no_download_in_the_regulators_name(staff, sealed):
+    """Issue 14: a link (now a form) on another site, followed by a signed-in
+    regulator's browser, carries their session cookie but not the CSRF token:
+    refused, nothing recorded, nothing handed over."""
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(staff[Role.REGULATOR])
+    for url in (ADMIN, API):
+        response = browser.post(url, HTTP_ORIGIN="https://evil.example", HTTP_REFERER="https://evil.example/")
+        assert response.status_code == 403
+        assert not response.get("Content-Type", "").startswith("application/zip")
+    assert _downloads() == []
+
+
+def test_the_regulators_own_post_with_the_pages_token_downloads_once(staff, sealed, reference_zip):
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(staff[Role.REGULATOR])
+    page = browser.get(ADMIN_PAGE)
+    token = page.context["csrf_token"]
+    response = browser.post(ADMIN, {"csrfmiddlewaretoken": str(token)})
+    _assert_is_the_export(response, sealed, reference_zip)
+    assert [d["downloaded_by"] for d in _downloads()] == ["regulator"]
+
+
+def test_a_device_token_downloads_with_a_post_and_no_csrf_token(api_client, staff, sealed):
+    """A token is a header another site cannot set: no CSRF token is needed. Tokens
+    are for devices and gateways (people log in), so this is a finance system's
+    gateway account."""
+    from django.contrib.auth.models import Group
+
+    gateway = staff[Role.SYSTEM]
+    gateway.groups.add(Group.objects.get(name=Role.FINANCE.value))
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {device_token(gateway)}")
+    response = api_client.post(API)
+    assert response.status_code == 200 and _body(response).startswith(b"PK")
+    assert [d["downloaded_by"] for d in _downloads()] == [gateway.get_username()]
 
 
 # --- the stored zip -------------------------------------------------------------------

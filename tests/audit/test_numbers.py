@@ -4,7 +4,6 @@ metadata within the signed 64-bit range, money within its column (issue 13)."""
 from __future__ import annotations
 
 import pytest
-from rest_framework.authtoken.models import Token
 
 from audit import errors
 from audit.ledger import NewEvent, append, read_stream
@@ -12,7 +11,7 @@ from audit.models import RejectedSubmission
 from audit.registry import MAX_CENTS
 from audit.verify import verify
 from casino.roles import Role
-from tests.audit.helpers import SYSTEM, new_stream
+from tests.audit.helpers import SYSTEM, device_token, new_stream
 
 pytestmark = pytest.mark.django_db
 
@@ -21,8 +20,8 @@ INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 @pytest.fixture
 def client(api_client, role_users):
-    token = Token.objects.create(user=role_users[Role.SYSTEM])
-    api_client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    token = device_token(role_users[Role.SYSTEM])
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     return api_client
 
 

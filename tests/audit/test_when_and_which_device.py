@@ -8,13 +8,13 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from audit import errors
 from audit.ledger import Actor, NewEvent, append, read_stream
 from audit.models import Event, RejectedSubmission
 from casino.roles import Role
+from tests.audit.helpers import device_token
 from tests.tables.helpers import payload_body
 from tests.tables.test_decks import post, ready_deck, table  # noqa: F401  (fixtures)
 from tests.tables.test_table_day import make_floor
@@ -106,7 +106,7 @@ def _client(user, *, token=False, device=None) -> APIClient:
     client = APIClient()
     headers = {"HTTP_X_DEVICE": device} if device is not None else {}
     if token:
-        key = Token.objects.get_or_create(user=user)[0].key
+        key = device_token(user, table_id="T1")
         client.credentials(HTTP_AUTHORIZATION=f"Token {key}", **headers)
     else:
         client.force_authenticate(user)

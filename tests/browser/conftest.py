@@ -37,18 +37,48 @@ def page(request):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1300, "height": 900})
+        # Every page runs under the Content Security Policy (casino/settings.py):
+        # whatever it refuses (an inline script without the nonce) fails the test.
+        violations: list[str] = []
+        page.on("console", lambda message: violations.append(message.text)
+                if "Content Security Policy" in message.text else None)  # fmt: skip
         yield page
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
         browser.close()
+        assert not violations, f"Content Security Policy violations: {violations}"
+
+
+def current_code(device) -> str:
+    """The code an authenticator app shows now for ``device`` (a TOTPDevice)."""
+    import time
+
+    from django_otp.oath import TOTP
+
+    totp = TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift)
+    totp.time = time.time()
+    return f"{totp.token():0{device.digits}d}"
 
 
 @pytest.fixture
 def log_in(page, live_server):
+    """Logs in through the login page, with the one-time code of an
+    authenticator enrolled for the person where their role requires one."""
+
     def log_in_as(username: str, password: str = "pw") -> None:
+        from django.contrib.auth.models import User
+        from django_otp.plugins.otp_totp.models import TOTPDevice
+
+        from casino.second_factor import requires_second_factor
+
+        user = User.objects.get(username=username)
         page.goto(f"{live_server.url}/admin/login/")
         page.fill("#id_username", username)
         page.fill("#id_password", password)
+        if requires_second_factor(user):
+            device, _ = TOTPDevice.objects.get_or_create(user=user, name="phone",
+                                                         defaults={"confirmed": True})  # fmt: skip
+            page.fill("#id_otp_token", current_code(device))
         page.click("input[type=submit]")
         page.wait_for_url(f"{live_server.url}/admin/")
 

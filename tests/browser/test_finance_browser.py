@@ -57,6 +57,6 @@ def test_finance_sees_the_daily_win_chart_and_drills_into_a_variance(
     page.screenshot(path=str(ARTIFACTS / "finance-daily-win.png"), full_page=True)
     variance = page.locator('tr[data-variance="T1 inventory"]')
     assert "−$30.00" in variance.inner_text()
-    variance.get_by_role("link").click()
+    variance.get_by_role("link", name="table's day").click()
     page.wait_for_url(f"{live_server.url}/admin/finance/2024-05-01/T1/#variances")
     assert page.locator("#round-list tbody tr[data-round]").count() == 30

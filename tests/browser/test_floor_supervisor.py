@@ -8,6 +8,7 @@ import datetime
 import pytest
 from django.contrib.auth.models import Group, User
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from audit.ledger import Actor, NewEvent, append
 from audit.projections import run_all
@@ -105,7 +106,9 @@ def test_585_3_b_1_the_floor_board_shows_dice_due_off_the_table_in_amber(
     due.wait_for()
     assert "Dice P1: off the table in" in due.inner_text()
     assert "585.3(b)(1)" in due.inner_text()
-    assert due.evaluate("d => getComputedStyle(d).backgroundColor") == "rgb(255, 242, 204)"
+    # The board redraws every second: a retrying assertion, not a read of a node
+    # the next redraw may already have replaced.
+    expect(due).to_have_css("background-color", "rgb(255, 242, 204)")
 
 
 def test_a_round_shows_its_cards_drawn_and_the_settlement(floor, page, log_in, live_server):

@@ -456,3 +456,21 @@ def test_evaluate_three_refuses_duplicate_cards() -> None:
 def test_double_cross_5_c_the_order_of_the_cards_does_not_matter(cards: list[Card]) -> None:
     assert evaluate_three(cards[::-1]) is evaluate_three(cards)
     assert evaluate_three([cards[1], cards[0], cards[2]]) is evaluate_three(cards)
+
+
+def test_563_6_c_583_6_c_the_literal_tie_rule_keeps_the_wheel_lowest_and_reads_unshared_cards():
+    from tables.rules.hands import compare_literal
+
+    wheel = evaluate_five(parse_cards("Ah 2c 3d 4s 5h"))
+    six = evaluate_five(parse_cards("2h 3c 4d 5s 6h"))
+    assert compare_literal(wheel, six) == -1  # § 563.6(b)(6): A-2-3-4-5 the lowest straight
+    pairs = (
+        evaluate_five(parse_cards("2h 2c Ad Ks Qh")),
+        evaluate_five(parse_cards("Kh Kc 7d 5s 4h")),
+    )
+    assert compare_literal(*pairs) == 1 and pairs[0] < pairs[1]  # the digests' example
+    same = (
+        evaluate_five(parse_cards("9h 9c 7d 5s 4h")),
+        evaluate_five(parse_cards("9d 9s 7c 5h 4d")),
+    )
+    assert compare_literal(*same) == 0

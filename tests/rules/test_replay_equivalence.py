@@ -47,7 +47,11 @@ from tables.rules.simulate import (
 
 # The dice fields of the declared engine's RoundState (rolls, no_rolls, miscalls, settling,
 # all at their defaults here) lengthen the state texts; every other part is unchanged.
-GOLDEN_DIGEST = "1beb3182d6af7a8d11dd0b1ebd9d36e56bc8ea3bbe8cd56be7dd5033bbb929e5"
+# Then the declaration's new fields (Layout draw spots, WagerSpec fee, Decide when/rules, for
+# Lunar Poker; Choice.withdraws, WagerSpec required/taken, for Let It Ride), at their defaults
+# here, lengthened the state's ``game`` and Decide step texts the same way; so did the Deal
+# step's staged fields (spots, burn, face_up, no_burn, for Texas Hold 'Em Bonus and Flop Poker).
+GOLDEN_DIGEST = "78d89fcd9860127efd5e0e85c97524a23919ff5deedf3e1d23d3e1c3a4e2e5a3"
 
 RULESETS = ("PA-592-2014", "PA-674a-2016", "PA-674a-2019", "MA-DCP-UNDATED")
 ROUNDS_PER_RULESET = 30

@@ -73,7 +73,7 @@ def test_the_board_and_its_data_need_a_staff_login(client, tables):
     assert client.get("/admin/floor/").status_code == 302
     assert client.get("/admin/floor/board.json").status_code == 302
     User.objects.create_user("boss", password="pw", is_staff=True)
-    client.login(username="boss", password="pw")
+    client.force_login(User.objects.get(username="boss"))
     page = client.get("/admin/floor/")
     assert page.status_code == 200 and b"Floor board" in page.content
     data = client.get("/admin/floor/board.json").json()
@@ -82,7 +82,7 @@ def test_the_board_and_its_data_need_a_staff_login(client, tables):
 
 def test_a_table_day_page_lists_the_day(client, tables):
     User.objects.create_user("boss", password="pw", is_staff=True)
-    client.login(username="boss", password="pw")
+    client.force_login(User.objects.get(username="boss"))
     page = client.get("/admin/floor/CC-01/2024-05-01/")
     assert page.status_code == 200
     assert b"The table was not opened on this gaming day." in page.content

@@ -220,3 +220,29 @@ def test_every_registered_game_has_a_par_sheet():
     from tables.rules import registry
 
     assert _games() == registry.game_ids()
+
+
+def test_583_flop_poker_par_sheet_is_exact_and_its_pot_has_no_edge():
+    report = json.loads(run("flop_poker", "--ruleset", "PA-583-2014", "--json"))
+    edges = {sheet["wager"]: sheet["house_edge"]["fraction"] for sheet in report["side_wagers"]}
+    assert edges == {"Three Card Bonus, A-2-3 no straight (583.6(a))": "449/5525",  # § 583.12(c)
+                     "Three Card Bonus, A-2-3 a straight": "297/5525"}  # fmt: skip
+    game = report["whole_game"]
+    assert game["house_edge"]["fraction"] == "3300677/50896300"  # § 583.11(b), § 583.12(a)-(b)
+    assert game["play_frequency"]["fraction"] == "191/221" and game["hands_off_the_rule"] == 0
+    assert report["pot"]["house_edge"]["fraction"] in ("0", "0/1")  # § 583.11(e)
+    assert report["pot"]["handle"] is False
+
+
+def test_563_hold_em_bonus_par_sheet_bonus_exact_whole_game_simulated():
+    report = json.loads(run("texas_hold_em_bonus_poker", "--ruleset", "PA-563-2010", "--json",
+                            "--option", "ante_qualifier=flush"))  # fmt: skip
+    assert report["options"]["ante_qualifier"] == "flush"
+    edges = {sheet["wager"]: sheet["house_edge"]["fraction"] for sheet in report["side_wagers"]}
+    assert edges["Bonus 563.12(c) minimum"] == "59/663"  # § 563.12(c)
+    assert edges["Bonus 563.12(c) minimum, aces supplement replaces"] == "13873/162435"  # (d)
+    game = report["whole_game"]
+    assert "SIMULATED (200,000 rounds, seed 1" in game["title"]
+    assert game["house_edge"]["fraction"] == "4101/40000"  # flush qualifier, Ante pushed
+    assert len(game["by_reading"]) == 4
+    assert "SIMULATED" in run("texas_hold_em_bonus_poker", "--ruleset", "PA-563-2010")[:200]

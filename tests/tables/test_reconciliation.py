@@ -133,8 +133,9 @@ def test_a_wider_confidence_level_flags_fewer_days(confidence):
     history = tuple(DayHistory(DAY - datetime.timedelta(days=10 - i), hold * 1_000, 100_000)
                     for i, hold in enumerate(holds))  # fmt: skip
     day = day_inputs(history=history, closer_cents=750_000 + 12_000)  # hold 22.40 %
-    found = "hold_interval" in kinds(reconcile(day, {**THRESHOLDS,
-                                                     "hold_confidence_percent": confidence}))
+    found = "hold_interval" in kinds(
+        reconcile(day, {**THRESHOLDS, "hold_confidence_percent": confidence})
+    )
     # Half-widths: 90 % → 2.12 %, 95 % → 2.53 %, 99 % → 3.33 %.
     assert found is (confidence == 90)
 
@@ -165,3 +166,37 @@ def test_handle_is_what_the_declaration_marks_as_handle_however_it_was_placed():
     assert set(seat.wagers) == {"ANTE", "RAISE_1", "RAISE_2", "THREE_CARD"}
     assert tally.wagers == dict(seat.wagers)
     assert tally.handle_cents == sum(seat.wagers.values())
+
+
+def test_583_11_e_a_flop_poker_pot_is_neither_handle_nor_the_house_s_chips():
+    """The Pot Wagers are the players' money (§ 583.8(b), § 583.11(e)): the dealer moves
+    them from the losers to the winner, never through the rack, and the house has no
+    edge on them; the Ante, Flop and Three Card Bonus count as usual."""
+    from tables.rules.engine import Automation
+    from tables.rules.events import DealerPaid, RoundClosed
+    from tables.rules.replay import replay
+    from tables.rules.simulate import _settle_actions
+    from tests.rules.test_flop_poker_583 import a_round
+
+    events = a_round({1: "2c 3d 4h", 2: "Ah Ad 9c", 3: "Kh Kd 5s"}, "7s 8d Tc", folds=(2,))
+    settlement = replay(events, tuple(Automation)).settlement
+    events += [*_settle_actions(settlement.lines, set()), RoundClosed()]
+    result = replay(events, tuple(Automation))
+    assert not result.findings
+    tally = PlayTally()
+    tally.add_round(result, len(events))
+    assert "POT" not in tally.wagers
+    assert tally.handle_cents == 3 * 1000 + 2 * 1000  # three Antes, two Flop Wagers
+    # Seat 2 folded (its Ante collected) but takes the 1,500 pot; seat 1 loses its Ante and
+    # Flop, seat 3's kings win theirs. The pot's 1,000 in from seats 1 and 3 and 1,000 out
+    # to seat 2 are no chips of the rack.
+    assert tally.collected_cents == 1000 + 2000
+    assert tally.paid_cents == 2000
+    edge = Fraction(3_300_677, 50_896_300)  # the Ante's, exact (parsheets.flop_poker)
+    assert tally.theoretical == 3000 * edge
+    # A dealer who pays the pot's winner a dollar more than the pot holds pays it from the rack.
+    over = [DealerPaid(seat=e.seat, wager=e.wager, amount_cents=e.amount_cents + 100)
+            if isinstance(e, DealerPaid) and e.wager == "POT" else e for e in events]  # fmt: skip
+    mispaid = PlayTally()
+    mispaid.add_round(replay(over, tuple(Automation)), len(over))
+    assert (mispaid.collected_cents, mispaid.paid_cents) == (3000, 2100)

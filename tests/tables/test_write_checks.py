@@ -95,10 +95,16 @@ def test_a_correction_beyond_the_version_column_is_refused(floor):
 
 def test_a_replacement_is_bounded_and_a_valid_payload_of_the_corrected_type(floor):
     floor.open_table()
-    huge = {"opener": {"500": 1}, "dealer": "d" * (2 * 1024 * 1024), "floorperson": "f"}
-    response = floor.post(Role.FLOORPERSON, TABLE, [correction(1, huge)], 2)
+    # Past MAX_REPLACEMENT_BYTES (16 KiB), well within the API's body limit (1 MiB) …
+    large = {"opener": {"500": 1}, "dealer": "d" * (32 * 1024), "floorperson": "f"}
+    response = floor.post(Role.FLOORPERSON, TABLE, [correction(1, large)], 2)
     assert response.status_code == 400
     assert response.json()["field"] == "events[0].payload.replacement"
+    # … and past the body limit the API refuses it unread (issue 14).
+    huge = {"opener": {"500": 1}, "dealer": "d" * (2 * 1024 * 1024), "floorperson": "f"}
+    response = floor.post(Role.FLOORPERSON, TABLE, [correction(1, huge)], 2)
+    assert response.status_code == 413
+    assert response.json()["field"] == "body"
     response = floor.post(Role.FLOORPERSON, TABLE, [correction(1, {"nonsense": 1})], 2)
     assert response.status_code == 400
     assert response.json()["field"] == "events[0].payload.replacement"

@@ -7,7 +7,6 @@ import datetime
 from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
-from rest_framework.authtoken.models import Token
 
 from casino.roles import Role
 
@@ -24,7 +23,11 @@ DEMO_USERS = [
     ("dealer2", Role.DEALER, False, "Devon Dealer"),
     ("table-device", Role.TABLE_DEVICE, False, "Card reader CC-01"),
     ("admin", Role.ADMINISTRATOR, True, "Ada Admin"),
+    # A second administrator: a change of append permissions needs two.
+    ("admin2", Role.ADMINISTRATOR, True, "Abe Admin"),
 ]
+#: When the demo's configuration starts where a rule set names no date.
+UNDATED_FROM = datetime.date(2014, 1, 1)
 #: table id, game, rule sets over time (effective from), min and max wager, dealing method
 DEMO_TABLES = [
     (
@@ -63,6 +66,11 @@ def _deals_cards(table_id: str) -> bool:
 PAST_PLAY_STARTS_AFTER = datetime.timedelta(hours=2)
 PAST_CLOSE_RUNS_AFTER = datetime.timedelta(hours=1)
 
+#: How often a simulated player strays from the par sheet's strategy at a
+#: decision (Criss-Cross): enough to be human, little enough that actual and
+#: theoretical win stay comparable.
+PLAYER_MISTAKE_PERCENT = 3
+
 #: How long ago the demo's dice went into the shaker: PAH-01's are due off the
 #: table within the half hour (amber on the floor board), HRD-01's are fresh.
 DICE_HOURS_IN_SHAKER = {"PAH-01": 23.75}
@@ -87,12 +95,14 @@ def _dice_in_shaker(table_id: str, today, dealer: str, now, actor) -> None:
 
 
 def declared_tables() -> list[tuple[str, str, list[str], int, int, str]]:
-    """One table for every other game in the engine's registry, so a new game
+    """Two tables for every other game in the engine's registry, so a new game
     module is on the demo floor with no edit here: named by the game's initials
-    (``three_card_poker`` is TCP-01), its rule sets oldest first, a manual shoe.
+    (``three_card_poker`` is TCP-01 and TCP-02), its rule sets oldest first, a
+    manual shoe; the second table plays at higher limits.
 
-    >>> ("TCP-01", "three_card_poker", ["PA-565-2010"]) in [t[:3] for t in declared_tables()]
-    True
+    >>> [t[:5] for t in declared_tables() if t[1] == "three_card_poker"]
+    [('TCP-01', 'three_card_poker', ['PA-565-2010'], 500, 50000), \
+('TCP-02', 'three_card_poker', ['PA-565-2010'], 1000, 100000)]
     """
     from tables.rules.registry import game_ids, rulesets
 
@@ -104,9 +114,10 @@ def declared_tables() -> list[tuple[str, str, list[str], int, int, str]]:
         own = sorted((r for r in rulesets().values() if r.game == game),
                      key=lambda r: r.effective_from)  # fmt: skip
         initials = "".join(word[0] for word in game.split("_")).upper()
-        number = 1 + sum(1 for table in tables if table[0].startswith(f"{initials}-"))
-        tables.append((f"{initials}-{number:02d}", game, [r.id for r in own], 500, 50000,
-                       "MANUAL_SHOE"))  # fmt: skip
+        for minimum, maximum in ((500, 50000), (1000, 100000)):
+            number = 1 + sum(1 for table in tables if table[0].startswith(f"{initials}-"))
+            tables.append((f"{initials}-{number:02d}", game, [r.id for r in own], minimum,
+                           maximum, "MANUAL_SHOE"))  # fmt: skip
     return tables
 
 
@@ -128,8 +139,9 @@ class Command(BaseCommand):
     def handle(self, *args, serve=False, addrport="127.0.0.1:8000", **options):
         call_command("migrate", verbosity=0)
         self.stdout.write("Database migrated.")
-        device_token = self._users()
+        self._users()
         self._configure()
+        device_token = self._device_token()
         self._play()
         call_command("verify_ledger", "--no-progress", stdout=self.stdout)
         host = f"http://{addrport}"
@@ -137,15 +149,16 @@ class Command(BaseCommand):
             self.style.SUCCESS(
                 "\nPitboss demo casino is ready.\n"
                 f"  Admin:       {host}/admin/   login: supervisor / {DEMO_PASSWORD}\n"
-                f"               (also floor, finance, regulator, admin; same password)\n"
+                f"               (also floor, finance, regulator, admin, admin2; same password)\n"
                 f"  API docs:    {host}/api/v1/docs\n"
-                f"  Device token (table-device): {device_token}\n"
+                f"  Device token (table-device at CC-01, shown once): {device_token}\n"
             )
         )
+        self._print_authenticators()
         if serve:
             call_command("runserver", addrport, "--noreload")
 
-    def _users(self) -> str:
+    def _users(self) -> None:
         from casino.models import Employee
 
         for badge, (username, role, staff, full_name) in enumerate(DEMO_USERS, start=1001):
@@ -159,15 +172,46 @@ class Command(BaseCommand):
             Employee.objects.get_or_create(
                 user=user, defaults={"badge": str(badge), "full_name": full_name}
             )
+
+    def _device_token(self) -> str:
+        from operations import tokens
+        from tables.models import Table
+
         device = User.objects.get(username="table-device")
-        return Token.objects.get_or_create(user=device)[0].key
+        return tokens.issue(device, table=Table.objects.get(table_id="CC-01"), by="demo")[1]
+
+    def _print_authenticators(self) -> None:
+        """The demo's people whose role needs a second factor get an
+        authenticator enrolled here, its secret printed: add it to any TOTP
+        app, or read the current code with ``manage.py demo_code <username>``
+        (DEBUG only). A real deployment enrols each person at their first login."""
+        from django_otp.plugins.otp_totp.models import TOTPDevice
+
+        from casino.second_factor import requires_second_factor, secret_of
+
+        self.stdout.write("Second factor (shift supervisor, finance, regulator, administrator):")
+        for username, *_ in DEMO_USERS:
+            user = User.objects.get(username=username)
+            if not requires_second_factor(user):
+                continue
+            device, _ = TOTPDevice.objects.get_or_create(user=user, name="demo",
+                                                         defaults={"confirmed": True})  # fmt: skip
+            self.stdout.write(f"  {username:<11} secret {secret_of(device)}   {device.config_url}")
+        self.stdout.write("  The current code: .venv/bin/python manage.py demo_code supervisor")
 
     def _configure(self) -> None:
-        """The property, its jurisdictions and tables. Each table's rule set is
-        recorded as it changed over the years (history dated to each change)."""
+        """The property, its jurisdictions and tables. The configuration that
+        decides money is recorded as it changed over the years, in the ledger
+        (``casino.configuration``): each change proposed by the administrator
+        and confirmed by the shift supervisor inside the gaming day it took
+        effect (``audit.clock.recording_at``), the admin's history written from it."""
         import datetime
 
-        from casino.models import Casino, Jurisdiction
+        from audit import clock
+        from audit.ledger import Actor, stream_version
+        from casino import configuration as config
+        from casino.models import Casino, Jurisdiction, VariancePolicy
+        from tables import configuration
         from tables.models import Table
         from tables.rules.rulesets import get_ruleset
 
@@ -184,28 +228,37 @@ class Command(BaseCommand):
                 time_zone="America/New_York",
                 gaming_day_starts_at=datetime.time(6, 0),
             )
+        casino = Casino.current()
+        admin = Actor.from_user(User.objects.get(username="admin"), source="demo")
+        supervisor = Actor.from_user(User.objects.get(username="supervisor"), source="demo")
+
+        def change(stream_id: str, settings: dict, day: datetime.date, reason: str) -> None:
+            with clock.recording_at(casino.gaming_day_bounds(day)[0]) as moment:
+                version = config.propose(stream_id, settings, effective_from=moment,
+                                         reason=reason, actor=admin)  # fmt: skip
+                config.confirm(stream_id, version, actor=supervisor)
+                if stream_id != config.CASINO_STREAM:
+                    configuration.apply(stream_id.partition(":")[2])
+
+        if not stream_version(config.CASINO_STREAM):
+            change(config.CASINO_STREAM, {"two_person_configuration": True,
+                                          **VariancePolicy().thresholds()},
+                   UNDATED_FROM, "the casino's segregation of duties and variance thresholds")
         for table_id, game, rulesets, low, high, dealing in [*DEMO_TABLES, *declared_tables()]:
-            if Table.objects.filter(table_id=table_id).exists():
+            stream_id = configuration.table_config_stream(table_id)
+            if stream_version(stream_id):
                 continue
             # Six positions, or fewer where a rule set seats fewer (High Roll Dice: five).
             seated = [get_ruleset(r).max_seats for r in rulesets if get_ruleset(r).max_seats]
-            table = Table(
-                table_id=table_id,
-                game=game,
-                min_wager_cents=low,
-                max_wager_cents=high,
-                positions=min([6, *seated]),
-                dealing_method=dealing,
-            )
+            settings = {"game": game, "pit": "1", "min_wager_cents": low, "max_wager_cents": high,
+                        "positions": min([6, *seated]), "dealing_method": dealing,
+                        "shuffler": "none", "status": "active"}  # fmt: skip
             for ruleset_id in rulesets:
-                start = get_ruleset(ruleset_id).effective_from or datetime.date(2020, 1, 1)
-                table.ruleset_id = ruleset_id
-                table._history_date = datetime.datetime.combine(
-                    start, datetime.time(6, 0), tzinfo=datetime.UTC
-                )
-                table.full_clean()
-                table.save()
-        self.stdout.write(f"Configured {Table.objects.count()} tables.")
+                start = get_ruleset(ruleset_id).effective_from or UNDATED_FROM
+                change(stream_id, {**settings, "ruleset_id": ruleset_id}, start,
+                       f"{ruleset_id} in force from {start}")  # fmt: skip
+                settings = {}
+        self.stdout.write(f"Configured {Table.objects.count()} tables in the ledger.")
 
     def _fresh_seal_archive(self) -> None:
         """A new demo ledger starts a new seal archive: the seals a previous
@@ -240,12 +293,15 @@ class Command(BaseCommand):
         from django.utils import timezone
 
         from audit import clock
+        from audit.ledger import Actor
+        from audit.projections import run_all
         from casino.models import Casino, current_gaming_day
         from operations.close import close_gaming_day
         from tables.models import Round
         from tables.simulation import (
             TableDayPlan,
             TablePlan,
+            record_buy_ins,
             simulate_gaming_day,
             simulate_table_days,
         )
@@ -276,7 +332,7 @@ class Command(BaseCommand):
                     seed=seed,
                     rounds_per_table=60 if busy else 30, plan=planted.get(day),
                     dealer_error_percent=5 if busy else 2, irregularity_percent=2 if busy else 0,
-                    rounds_per_commit=20,
+                    rounds_per_commit=20, mistake_percent=PLAYER_MISTAKE_PERCENT,
                 )  # fmt: skip
             with clock.recording_at(end + PAST_CLOSE_RUNS_AFTER) as closed_at:
                 report = close_gaming_day(day, requested_by="supervisor", now=closed_at)
@@ -291,7 +347,13 @@ class Command(BaseCommand):
                  *self._declared_plans(today)]  # fmt: skip
         summary = simulate_gaming_day(plans, today, rounds_per_table=60, seed=4,
                                       dealer_error_percent=5, irregularity_percent=2,
-                                      rounds_per_commit=20)  # fmt: skip
+                                      rounds_per_commit=20,
+                                      mistake_percent=PLAYER_MISTAKE_PERCENT)  # fmt: skip
+        # Today's buy-ins so far, so that the live drop and hold mean something.
+        floor = Actor.system("simulator", source="simulator")
+        for plan in plans:
+            record_buy_ins(plan, f"table:{plan.table_id}:{today}", summary, floor, version=1)
+        run_all()
         self.stdout.write(
             f"Simulated {today}: {summary.rounds} rounds, {summary.events} events, "
             f"{len(summary.injected)} dealer errors injected."

@@ -286,7 +286,10 @@ class Command(BaseCommand):
 
     def _print_declared(self, report):
         write = self.stdout.write
-        write(f"PAR SHEET  {report['game']}  rule set {report['ruleset']}  EXACT")
+        # A sheet that simulates its whole game says so ("method", or "exact": False).
+        kind = report.get("method") or (
+            "EXACT" if report.get("exact", True) else "EXACT side wagers, SIMULATED game")
+        write(f"PAR SHEET  {report['game']}  rule set {report['ruleset']}  {kind}")
         for name, value in report["options"].items():
             write(f"  option {name} = {'none' if value is None else value}")
         for sheet in report.get("side_wagers", ()):
@@ -295,7 +298,8 @@ class Command(BaseCommand):
         bonuses = report.get("ante_bonus", ())
         if bonuses:
             write("")
-            write("Ante bonus, per unit of Ante, paid on Ante and Play - EXACT, 22,100 hands")
+            hands = bonuses[0]["combinations"]
+            write(f"Ante bonus, per unit of Ante, paid on Ante and Play - EXACT, {hands:,} hands")
             for sheet in bonuses:
                 paid = ", ".join(
                     f"{row['label']} {row['odds']} ({row['combinations']:,})"

@@ -225,3 +225,12 @@ def later_unexposed_seats(state: Any, seat: int) -> list[int]:
         for other in state.seats.values()
         if other.active and other.seat > seat and not all(other.exposed)
     ]
+
+
+def other_position(state: Any, seat: Any) -> int | None:
+    """Another betting position ``seat``'s player already wagers on, if any (a chapter
+    that allows one position per player refuses a wager there)."""
+    for other in state.seats.values():
+        if other.player == seat.player and other.seat != seat.seat and other.wagers:
+            return int(other.seat)
+    return None

@@ -1,0 +1,1 @@
+from operations.tokens import DeviceToken  # noqa: F401  (the model lives beside its service)
