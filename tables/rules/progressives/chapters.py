@@ -140,9 +140,10 @@ class ChapterRules:
     validation_section: str
     inventory_rule: InventoryRule
     inventory_section: str
-    #: Sections requiring the dealer to count the chips collected against the
-    #: wagers the system accepted, by dealing method (``None``: not stated).
-    count_sections: Mapping[DealingMethod, str | None]
+    #: By dealing method, the section of the "no more bets" step and whether it
+    #: requires the dealer to count the chips collected against the wagers the
+    #: system accepted.
+    count_sections: Mapping[DealingMethod, tuple[str, bool]]
     schedule: tuple[ScheduleLine, ...]
     #: Whether a configured schedule may exceed :attr:`schedule` ("no less
     #: than", § 555.13(d)) or must equal it ("shall pay ... the following").
@@ -207,10 +208,10 @@ CARIBBEAN_STUD_555 = ChapterRules(
     inventory_rule=InventoryRule.NOT_STATED,
     inventory_section="555.11(e)(3)",
     count_sections={
-        DealingMethod.MANUAL_SHOE: "555.8(b)",
+        DealingMethod.MANUAL_SHOE: ("555.8(b)", True),
         # §§ 555.9(a)(3) and 555.10(a)(2) state the lock-out but no chip count.
-        DealingMethod.HAND: None,
-        DealingMethod.AUTOMATED_SHOE: None,
+        DealingMethod.HAND: ("555.9(a)(3)", False),
+        DealingMethod.AUTOMATED_SHOE: ("555.10(a)(2)", False),
     },
     schedule=caribbean_stud_schedule(straight_flush_at_ten_percent=True),
     schedule_is_minimum=True,
@@ -235,9 +236,9 @@ RAISE_IT_UP_587 = ChapterRules(
     inventory_rule=InventoryRule.WHOLE_METER,
     inventory_section="587.11(i)(3)(i)(D)",
     count_sections={
-        DealingMethod.MANUAL_SHOE: "587.8(b)",
-        DealingMethod.HAND: "587.9(a)(3)",
-        DealingMethod.AUTOMATED_SHOE: "587.10(a)(2)",
+        DealingMethod.MANUAL_SHOE: ("587.8(b)", True),
+        DealingMethod.HAND: ("587.9(a)(3)", True),
+        DealingMethod.AUTOMATED_SHOE: ("587.10(a)(2)", True),
     },
     schedule=(
         _line("AKQ_SPADES", "Ace, king and queen of spades", _WHOLE),
@@ -273,9 +274,9 @@ SIX_CARD_FORTUNE_588 = ChapterRules(
     inventory_rule=InventoryRule.ANY_METER_SHARE,
     inventory_section="588.11(h)(3)(i)(B)(4)",
     count_sections={
-        DealingMethod.MANUAL_SHOE: "588.8(b)(2)",
-        DealingMethod.HAND: "588.9(a)(3)(ii)",
-        DealingMethod.AUTOMATED_SHOE: "588.10(a)(2)(ii)",
+        DealingMethod.MANUAL_SHOE: ("588.8(b)(2)", True),
+        DealingMethod.HAND: ("588.9(a)(3)(ii)", True),
+        DealingMethod.AUTOMATED_SHOE: ("588.10(a)(2)(ii)", True),
     },
     schedule=(
         _line("FIVE_ACES", "Five Aces", _WHOLE),
