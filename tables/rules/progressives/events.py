@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import enum
 from collections.abc import Mapping
@@ -179,7 +180,7 @@ class MeterConfigured(_MeterTerms):
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"{cls.TYPE}: field 'schedule' is malformed ({error})") from None
         base = _MeterTerms.from_payload(terms)
-        values = {name: getattr(base, name) for name in _MeterTerms.__dataclass_fields__}
+        values = {term.name: getattr(base, term.name) for term in dataclasses.fields(_MeterTerms)}
         try:
             return cls(**values, schedule=schedule)
         except ValueError as error:
