@@ -414,6 +414,11 @@ def _check_terms(rules: ChapterRules, event: MeterConfigured) -> Refusal | None:
             f"the chapter fixes the progressive wager at {rules.wager_amounts_cents} cents",
             "wager_amounts_cents",
         )
+    for line in event.schedule:
+        if isinstance(line.pays, MeterShare) and not 0 < line.pays.share <= 1:
+            return Refusal(
+                event.TYPE, f"{line.label} pays {line.pays}: more than the meter holds", "schedule"
+            )
     refusal = check_schedule(rules, event.schedule)
     if refusal is not None:
         return refusal

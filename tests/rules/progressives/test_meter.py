@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from tables.rules.engine import RuleViolation
-from tables.rules.money import Fixed
+from tables.rules.money import Fixed, MeterShare
 from tables.rules.progressives.chapters import CHAPTERS, ScheduleLine, caribbean_stud_schedule
 from tables.rules.progressives.events import (
     METER_EVENT_TYPES,
@@ -106,6 +106,16 @@ def test_555_13_d_the_schedule_is_at_least_the_chapters():
         for line in CHAPTERS["555"].schedule
     )
     refused([configured(schedule=low)], "555.13(d)")
+
+
+def test_no_line_pays_more_than_the_meter_holds():
+    greedy = tuple(
+        ScheduleLine(hand=line.hand, label=line.label, pays=MeterShare(Fraction(2)))
+        if line.hand == "ROYAL_FLUSH"
+        else line
+        for line in CHAPTERS["555"].schedule
+    )
+    refused([configured(schedule=greedy)], "meter.configured")
 
 
 def test_587_12_e_1_and_588_12_d_1_the_schedule_is_the_chapters():
