@@ -52,9 +52,11 @@ from __future__ import annotations
 
 import datetime
 import enum
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import NamedTuple
 
 from tables.rules.engine import Refusal, RuleViolation
 from tables.rules.money import ROUNDING_POLICIES, Cents, Fixed, MeterShare, rounding_policy
@@ -92,6 +94,8 @@ __all__ = [
     "MeterState",
     "Step",
     "Folded",
+    "Carry",
+    "NO_CARRY",
     "contribution_cents",
     "split_equally",
     "verify",
@@ -210,6 +214,27 @@ Effect = Configured | Contribution | HitRecorded | Payment | Reset | Reading | A
 # --- state -----------------------------------------------------------------------------
 
 
+class Carry(NamedTuple):
+    """Fractions of a cent contributed but not yet on the meter or the reserve.
+
+    Kept exact as numerators over one ``denominator`` (integers, not
+    :class:`~fractions.Fraction`: a contribution is the commonest event of all).
+    """
+
+    meter: int
+    reserve: int
+    denominator: int
+
+    @property
+    def meter_cents(self) -> Fraction:
+        """The meter's carried fraction of a cent."""
+        return Fraction(self.meter, self.denominator)
+
+
+NO_CARRY = Carry(0, 0, 1)
+"""Nothing carried (a new meter)."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _PendingHit:
     table: str
@@ -239,9 +264,7 @@ class MeterState:
     history: tuple[MeterConfigured, ...]
     amount_cents: Cents
     reserve_cents: Cents = 0
-    #: Fractions of a cent contributed but not yet on the meter (or the reserve).
-    meter_carry: Fraction = Fraction(0)
-    reserve_carry: Fraction = Fraction(0)
+    carry: Carry = NO_CARRY
     pending: tuple[_PendingHit, ...] = ()
     #: ``(table, round_id, seat)`` of the last seat paid in a round with hits pending.
     paying: tuple[tuple[str, str, int], ...] = ()
@@ -284,11 +307,8 @@ class Folded:
 
 
 def contribution_cents(
-    configuration: MeterConfigured,
-    wagers_cents: Iterable[Cents],
-    meter_carry: Fraction = Fraction(0),
-    reserve_carry: Fraction = Fraction(0),
-) -> tuple[Cents, Cents, Fraction, Fraction]:
+    configuration: MeterConfigured, wagers_cents: Sequence[Cents], carry: Carry = NO_CARRY
+) -> tuple[Cents, Cents, Carry]:
     """Cents added to the meter and the reserve, and the fractions of a cent carried.
 
     Whole cents only reach the meter; what is left is carried to the next
@@ -297,27 +317,39 @@ def contribution_cents(
 
     >>> import datetime
     >>> terms = dict(meter_id="m", effective_from=datetime.date(2016, 1, 1), chapter="587",
-    ...     tables=("R",), wager_amounts_cents=(100, 500), rate_numerator=15,
-    ...     rate_denominator=100, rate_base=RateBase.AMOUNT_WAGERED, initial_cents=100_000,
+    ...     tables=("R",), wager_amounts_cents=(100, 500), rate_numerator=43,
+    ...     rate_denominator=300, rate_base=RateBase.AMOUNT_WAGERED, initial_cents=100_000,
     ...     reset_cents=100_000, share_rounding="round_down_to_cent",
     ...     schedule=(ScheduleLine(hand="X", label="X", pays=Fixed(1)),))
-    >>> contribution_cents(MeterConfigured(**terms), [100, 500])
-    (90, 0, Fraction(0, 1), Fraction(0, 1))
-    >>> contribution_cents(MeterConfigured(**terms, reserve_numerator=1, reserve_denominator=3),
-    ...     [100])
-    (10, 5, Fraction(0, 1), Fraction(0, 1))
+    >>> meter, reserve, carry = contribution_cents(MeterConfigured(**terms), [100])
+    >>> meter, reserve, carry.meter_cents  # 14 1/3 cents
+    (14, 0, Fraction(1, 3))
+    >>> contribution_cents(MeterConfigured(**terms), [100, 100], carry)[:2]
+    (29, 0)
     """
     if configuration.rate_base is RateBase.AMOUNT_WAGERED:
         base = sum(wagers_cents)
     else:
-        base = configuration.rate_base_cents * sum(1 for _ in wagers_cents)
-    exact = configuration.rate * base
-    reserve = configuration.reserve_share
-    to_meter = exact * (1 - reserve) + meter_carry
-    to_reserve = exact * reserve + reserve_carry
-    meter_cents = to_meter.numerator // to_meter.denominator
-    reserve_cents = to_reserve.numerator // to_reserve.denominator
-    return meter_cents, reserve_cents, to_meter - meter_cents, to_reserve - reserve_cents
+        base = configuration.rate_base_cents * len(wagers_cents)
+    reserve_denominator = configuration.reserve_denominator
+    reserve_numerator = configuration.reserve_numerator
+    # Exact cents are numerators over ``unit``; the carry may be over another
+    # configuration's unit, so both go over their least common multiple.
+    unit = configuration.rate_denominator * reserve_denominator
+    to_meter = configuration.rate_numerator * (reserve_denominator - reserve_numerator) * base
+    to_reserve = configuration.rate_numerator * reserve_numerator * base
+    denominator = carry.denominator
+    if denominator == unit:
+        to_meter += carry.meter
+        to_reserve += carry.reserve
+    else:
+        common = math.lcm(denominator, unit)
+        to_meter = to_meter * (common // unit) + carry.meter * (common // denominator)
+        to_reserve = to_reserve * (common // unit) + carry.reserve * (common // denominator)
+        denominator = common
+    meter_cents, meter_rest = divmod(to_meter, denominator)
+    reserve_cents, reserve_rest = divmod(to_reserve, denominator)
+    return meter_cents, reserve_cents, Carry(meter_rest, reserve_rest, denominator)
 
 
 def split_equally(amount_cents: Cents, sharers: int, odd_cents: OddCents) -> tuple[Cents, ...]:
@@ -476,16 +508,13 @@ def _contribute(state: MeterState, event: MeterContributed) -> Step | Refusal:
             return Refusal(
                 section, f"a progressive wager of {amount} cents is not offered", "wagers_cents"
             )
-    meter, reserve, meter_carry, reserve_carry = contribution_cents(
-        configuration, event.wagers_cents, state.meter_carry, state.reserve_carry
-    )
+    meter, reserve, carry = contribution_cents(configuration, event.wagers_cents, state.carry)
     last = state.last_contribution_day
     after = replace(
         state,
         amount_cents=state.amount_cents + meter,
         reserve_cents=state.reserve_cents + reserve,
-        meter_carry=meter_carry,
-        reserve_carry=reserve_carry,
+        carry=carry,
         last_contribution_day=event.gaming_day if last is None else max(last, event.gaming_day),
     )
     return Step(
