@@ -529,3 +529,18 @@ def test_the_configuration_payload_writes_the_schedule_line_by_line():
     }
     assert payload["schedule"][1]["kind"] == "for_one"
     assert configured().rate == Fraction(7, 10)
+
+
+def test_fractions_of_a_cent_carry_across_a_change_of_rate():
+    later = DAY + datetime.timedelta(days=1)
+    folded = fold(
+        [
+            configured("587", rate_numerator=43, rate_denominator=300),
+            contributed(1),
+            configured("587", effective_from=later, rate_numerator=71, rate_denominator=500),
+            contributed(1, day=later),
+        ]
+    )
+    # 14 1/3 + 14 1/5 = 28 8/15 cents.
+    assert [e.meter_cents for e in folded.effects if isinstance(e, Contribution)] == [14, 14]
+    assert folded.state.carry.meter_cents == Fraction(8, 15)
