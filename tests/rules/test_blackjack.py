@@ -596,3 +596,83 @@ def test_every_legal_play_finishes_and_settles_with_markers_moving_no_money_in(s
         if row.marker:
             assert row.collected_cents == 0
         assert row.section.startswith(rules.chapter + ".")
+
+
+# ---- more hands and readings ------------------------------------------------------------
+
+
+def test_581_10_a_a_split_hand_doubles_and_each_hand_settles_on_its_own():
+    hands = seat(DOUBLE_ATTACK_581, "6c", "8h 8d", bet=1_000, attack=500).split(1_500)
+    hands = hands.card(C("3c")).double(1_500).card(C("9s")).stand()  # 20
+    hands = hands.card(C("Kc")).stand()  # 18
+    assert results(hands, "6c Jd 3s") == [
+        (1, BET, W, 1_000, 0, "581.7(o)(1)(i)"), (1, DOUBLE_ATTACK, W, 500, 0, "581.7(o)(1)(i)"),
+        (1, DOUBLE_DOWN, W, 1_500, 0, "581.7(o)(1)(i)"), (2, SPLIT, L, 0, 1_500, "581.7(o)(1)(ii)"),
+    ]  # fmt: skip
+
+
+def test_590_11_b_2_ii_the_lammer_is_the_second_hands_wager_and_is_paid_in_money():
+    hands = seat(FREE_BET_590, "6c", "9h 9d").split(0).card(C("Tc")).stand()  # 19
+    hands = hands.card(C("Kc")).stand()  # 19
+    assert results(hands, "6c Jd 2s") == [(1, BLACKJACK_WAGER, W, 1_000, 0, "590.7(o)"),
+                                          (2, FREE_SPLIT_LAMMER, W, 1_000, 0, "590.7(o)")]
+
+
+def test_590_10_a_2_a_paid_double_is_settled_like_the_wager():
+    hands = seat(FREE_BET_590, "6c", "Ah 6d").double(1_000).card(C("3c"))  # soft 20
+    assert results(hands, "6c Jd 2s") == [(1, BLACKJACK_WAGER, W, 1_000, 0, "590.7(o)"),
+                                          (1, DOUBLE_DOWN, W, 1_000, 0, "590.7(o)")]
+
+
+def test_590_7_q_1_a_bust_loses_to_a_dealer_21_or_less():
+    hands = seat(FREE_BET_590, "6c", "Kh 6d").hit().card(C("9c"))
+    assert results(hands, "6c Jd 2s")[0][2::3] == (L, "590.7(q)(1)")
+
+
+@pytest.mark.parametrize(("option", "outcome"), [(BustAgainstBust.PLAYER_LOSES, L),
+                                                 (BustAgainstBust.PUSH, P)])  # fmt: skip
+def test_590_7_n_1_a_bust_against_a_dealer_22_is_a_reading(option, outcome):
+    rules = dataclasses.replace(FREE_BET_590, bust_against_bust=option)
+    hands = SeatHands.dealt(rules, C("6c"), parse_cards("8h 8d"), 1_000).split(0)
+    hands = hands.card(C("6s")).hit().card(C("Kd")).card(C("Jd")).stand()  # 24, then 18
+    rows = settle_seat(hands, parse_cards("6c 6d Ts"), DOWN)
+    assert (rows[0].outcome, rows[0].readings) == (outcome, (("bust_against_bust", option),))
+    assert (rows[1].wager, rows[1].outcome, rows[1].collected_cents) == (FREE_SPLIT_LAMMER, L, 0)
+
+
+def test_591_7_r_3_a_bust_without_second_chance_against_a_dealer_23():
+    hands = seat(DOUBLE_BACK_JACK_591, "6c", "Kh 6d").hit().card(C("9c")).stand()
+    row = settle_seat(hands, parse_cards("6c Td 7s"), DOWN)[0]
+    assert (row.outcome, row.section, row.readings) == (
+        L, "591.7(r)(3)(i)", (("bust_against_bust", "player_loses"),))  # fmt: skip
+
+
+def test_591_7_l_second_chance_on_a_split_hand_is_a_reading():
+    hands = seat(DOUBLE_BACK_JACK_591, "6c", "8h 8d").split(1_000).card(C("6s")).hit()
+    hands = hands.card(C("Kd"))  # 24
+    assert hands.can_second_chance(1_000)
+    no = dataclasses.replace(DOUBLE_BACK_JACK_591, second_chance_on_split=False)
+    other = SeatHands.dealt(no, C("6c"), parse_cards("8h 8d"), 1_000).split(1_000)
+    assert other.card(C("6s")).hit().card(C("Kd")).active == 1
+
+
+def test_590_11_split_aces_play_on_unless_the_rule_set_says_one_card():
+    hands = seat(FREE_BET_590, "6c", "Ah Ad").split(0).card(C("2c"))
+    assert hands.can_hit() and hands.can_split(0) is False
+    assert seat(FREE_BET_590, "6c", "Ah Ad").split(0).card(C("As")).can_split(0)
+    one = dataclasses.replace(FREE_BET_590, split_aces_one_card=True)
+    hands = SeatHands.dealt(one, C("6c"), parse_cards("Ah Ad"), 1_000).split(0).card(C("2c"))
+    assert hands.active == 1
+
+
+def test_581_8_b_insurance_needs_an_amount():
+    assert verify_insurance(DOUBLE_ATTACK_581, C("Ah"), 2_500, 0).field == "amount_cents"
+
+
+def test_every_rule_set_records_its_readings():
+    assert dict(DOUBLE_ATTACK_581.readings) == {
+        "soft_17": "stand", "bust_against_bust": "player_loses",
+        "split_twenty_one": "twenty_one", "split_aces_one_card": "true",
+        "surrender_added_money": "half", "second_chance_after_double": "true",
+        "second_chance_on_split": "true", "push_22_table": "A",
+    }  # fmt: skip

@@ -323,3 +323,32 @@ def test_cards_are_conserved_through_rounds_burns_and_reshuffles(seed, chapter, 
         assert shoe.phase is ShoePhase.RESHUFFLE_DUE
         shoe = shoe.collect()
         _conserved(shoe)
+
+
+def test_590_7_c_a_new_dealer_at_a_fresh_batch_burns_twice():
+    """§ 590.7(c) read literally: one card for the full batch and one for the new dealer."""
+    spec = shoe_spec("590", 1)
+    shoe = Shoe.opened(spec).dealer_changed().shuffle().cut(cut_at=10, cover_at=30)
+    assert shoe.burns_due == 2
+    assert shoe.burn().burn().burns_due == 0
+
+
+def test_590_3_b_5_a_round_short_of_cards_reshuffles_the_rack_of_the_batch_in_play():
+    spec = shoe_spec("590", 1, two_batches=True)
+    order = _ordered(spec)
+    shoe = Shoe.opened(spec).shuffle(order, batch=0).cut(cut_at=10, cover_at=39)
+    stack = order[10:] + order[:10]
+    shoe = shoe.burn().begin_round()
+    for card in stack[1:31]:
+        shoe = shoe.draw(card)
+    shoe = shoe.end_round().begin_round()
+    for card in stack[31:]:
+        shoe = shoe.draw(card)
+    shoe = shoe.reshuffle_discards().shuffle()  # the rack of batch 0: no batch to name
+    assert shoe.batch == 0 and shoe.size == 31
+    shoe = shoe.cut(cut_at=10, cover_at=15).burn()
+    card = next(card for card in STANDARD_DECK if shoe.unaccounted[card.index])
+    shoe = shoe.draw(card).end_round()
+    shoe = shoe.collect()
+    assert shoe.previous_batch == 0
+    _refused("590.3(b)(4)", shoe.shuffle, batch=0)
