@@ -61,6 +61,7 @@ __all__ = [
     "shoe_spec",
     "ShoePhase",
     "Destination",
+    "Reshuffle",
     "Shoe",
 ]
 
@@ -74,12 +75,12 @@ class DeckKind(enum.StrEnum):
 
 
 # Chapter → (the batch's deck kind, the "insufficient cards" section, the discard
-# rack's section at the end of a round). Every other shoe section has the same
-# number in the three chapters.
+# rack's section at the end of a round, the failed shuffler's reshuffle). Every
+# other shoe section has the same number in the three chapters.
 _CHAPTERS = {
-    "581": (DeckKind.SPANISH_48, "13(e)", "7(q)"),
-    "590": (DeckKind.STANDARD_52, "13(f)", "7(s)"),
-    "591": (DeckKind.STANDARD_52, "13(f)", "7(u)"),
+    "581": (DeckKind.SPANISH_48, "13(e)", "7(q)", "13(j)"),
+    "590": (DeckKind.STANDARD_52, "13(f)", "7(s)", "13(k)"),
+    "591": (DeckKind.STANDARD_52, "13(f)", "7(u)", "13(k)"),
 }
 _SPANISH_DECKS = 8  # § 581.3(a), (b)(1): an eight-deck batch
 
@@ -97,6 +98,7 @@ class ShoeSpec:
     two_batches: bool = False
     insufficient_section: str = "13(f)"
     discard_section: str = "7(s)"
+    shuffler_section: str = "13(k)"
     composition: tuple[int, ...] = dataclasses.field(init=False, repr=False, compare=False)
     """How many of each card (by :attr:`Card.index`) one batch holds."""
 
@@ -135,7 +137,7 @@ eight-deck batch, got 6 decks (field: decks)
     """
     if chapter not in _CHAPTERS:
         raise ValueError(f"no blackjack shoe for chapter {chapter!r}")
-    kind, insufficient, discard = _CHAPTERS[chapter]
+    kind, insufficient, discard, shuffler = _CHAPTERS[chapter]
     if kind is DeckKind.SPANISH_48:
         if decks not in (None, _SPANISH_DECKS):
             raise RuleViolation(
@@ -153,6 +155,7 @@ eight-deck batch, got 6 decks (field: decks)
         two_batches=two_batches,
         insufficient_section=insufficient,
         discard_section=discard,
+        shuffler_section=shuffler,
     )
 
 
@@ -177,6 +180,19 @@ class Destination(enum.StrEnum):
     DISCARD = "discard"
     """Straight to the discard rack unused: a card found face up in the shoe
     (§ 5xx.13(a)) or one the dealer drew in error on a 17 (§ 5xx.13(d))."""
+
+
+class Reshuffle(enum.StrEnum):
+    """Why every card is gathered and reshuffled between rounds."""
+
+    COVER_CARD = "cover_card"
+    """The cover card came out during the last round (§ 5xx.5(f), § 5xx.7(d))."""
+    DIRECTED = "directed"
+    """A floorperson or above directed it after a round (§ 5xx.5(f))."""
+    IDLE_TABLE = "idle_table"
+    """No gaming activity: the cards are spread, inspected and reshuffled (§ 5xx.5(g))."""
+    SHUFFLER_FAILED = "shuffler_failed"
+    """The automated shuffler jammed or did not complete its cycle (§ 581.13(j), § 590.13(k))."""
 
 
 def _bumped(counts: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
@@ -523,29 +539,28 @@ class Shoe:
 
     # ---- reshuffles -------------------------------------------------------------------
 
-    def verify_collect(self, directed: bool = False) -> Refusal | None:
-        """Why every card may not be gathered for a reshuffle now.
-
-        After the cover card's round (§ 5xx.7(d)), or after any round when a
-        floorperson directs it (``directed``, § 5xx.5(f)).
-        """
+    def verify_collect(self, reason: Reshuffle = Reshuffle.COVER_CARD) -> Refusal | None:
+        """Why every card may not be gathered for a reshuffle now, for ``reason``."""
         if self.round_open:
             return self._refusal("7(d)", "the round is completed before the reshuffle")
-        if self.phase is ShoePhase.RESHUFFLE_DUE:
-            return None
-        if directed and self.phase is not ShoePhase.COLLECTED:
-            return None
-        return self._refusal(
-            "5(f)", "the cover card has not come out and no floorperson directed a reshuffle"
-        )
+        if reason is Reshuffle.COVER_CARD:
+            if self.phase is ShoePhase.RESHUFFLE_DUE:
+                return None
+            return self._refusal("5(f)", "the cover card has not come out")
+        if self.phase is ShoePhase.COLLECTED:
+            number = {Reshuffle.DIRECTED: "5(f)", Reshuffle.IDLE_TABLE: "5(g)"}.get(
+                reason, self.spec.shuffler_section
+            )
+            return self._refusal(number, "the cards are already collected")
+        return None
 
-    def can_collect(self, directed: bool = False) -> bool:
+    def can_collect(self, reason: Reshuffle = Reshuffle.COVER_CARD) -> bool:
         """Whether :meth:`collect` would succeed."""
-        return self.verify_collect(directed) is None
+        return self.verify_collect(reason) is None
 
-    def collect(self, directed: bool = False) -> Shoe:
+    def collect(self, reason: Reshuffle = Reshuffle.COVER_CARD) -> Shoe:
         """Every card of the batch gathered for the next shuffle (the other batch with two)."""
-        self._raise(self.verify_collect(directed))
+        self._raise(self.verify_collect(reason))
         return Shoe(
             spec=self.spec,
             previous_batch=self.batch,

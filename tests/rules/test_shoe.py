@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from tables.rules.cards import STANDARD_DECK, Card, Rank
 from tables.rules.engine import RuleViolation
-from tables.rules.shoe import Destination, Shoe, ShoePhase, shoe_spec
+from tables.rules.shoe import Destination, Reshuffle, Shoe, ShoePhase, shoe_spec
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -84,7 +84,7 @@ def test_590_3_b_4_the_two_batches_alternate_shoe_by_shoe():
     shoe = Shoe.opened(spec)
     _refused("590.3(b)(1)", shoe.shuffle)
     shoe = shoe.shuffle(batch=0).cut(cut_at=20, cover_at=60).burn().begin_round().end_round()
-    shoe = shoe.collect(directed=True)
+    shoe = shoe.collect(Reshuffle.DIRECTED)
     _refused("590.3(b)(4)", shoe.shuffle, batch=0)
     assert shoe.shuffle(batch=1).batch == 1
 
@@ -192,10 +192,12 @@ def test_591_7_d_the_cover_card_first_at_a_round_is_played_through():
 
 def test_581_5_f_a_floorperson_may_direct_a_reshuffle_after_any_round():
     shoe, _ = _dealing("581", cut_at=100, cover_at=250)
-    _refused("581.7(d)", shoe.collect, directed=True)  # not in the middle of a round
+    _refused("581.7(d)", shoe.collect, Reshuffle.DIRECTED)  # not in the middle of a round
     shoe = shoe.end_round()
     _refused("581.5(f)", shoe.collect)
-    assert shoe.collect(directed=True).phase is ShoePhase.COLLECTED
+    assert shoe.collect(Reshuffle.DIRECTED).phase is ShoePhase.COLLECTED
+    assert shoe.collect(Reshuffle.IDLE_TABLE).phase is ShoePhase.COLLECTED  # § 581.5(g)
+    _refused("581.5(g)", shoe.collect(Reshuffle.IDLE_TABLE).collect, Reshuffle.IDLE_TABLE)
 
 
 # ---- too few cards (§ 581.13(e), § 590.13(f), § 591.13(f)) -----------------------------
@@ -352,3 +354,12 @@ def test_590_3_b_5_a_round_short_of_cards_reshuffles_the_rack_of_the_batch_in_pl
     shoe = shoe.collect()
     assert shoe.previous_batch == 0
     _refused("590.3(b)(4)", shoe.shuffle, batch=0)
+
+
+@pytest.mark.parametrize(("chapter", "section"), [("581", "581.13(j)"), ("590", "590.13(k)")])
+def test_13_j_k_a_failed_shuffler_reshuffles_the_cards(chapter, section):
+    spec = shoe_spec(chapter, None if chapter == "581" else 2)
+    stacked = Shoe.opened(spec).shuffle()
+    collected = stacked.collect(Reshuffle.SHUFFLER_FAILED)
+    assert collected.phase is ShoePhase.COLLECTED and collected.can_shuffle()
+    _refused(section, collected.collect, Reshuffle.SHUFFLER_FAILED)
