@@ -31,8 +31,10 @@ from tables.rules.blackjack import (
     SECOND_CHANCE,
     SPLIT,
     BlackjackRules,
+    BustAgainstBust,
     HandValue,
     SplitTwentyOne,
+    card_value,
     described,
     hand_value,
     is_blackjack_pair,
@@ -140,6 +142,28 @@ class SeatHands:
         if not is_blackjack_pair(hand.cards) or hand.second_chance_card is not None:
             return False
         return not hand.split or self.rules.split_twenty_one is SplitTwentyOne.BLACKJACK
+
+    def depends_on_dealer(self, hand: Hand) -> bool:
+        """Whether the dealer's final total can still change how ``hand`` settles.
+
+        Not a surrender, nor a Blackjack (paid at once, § 5xx.7(h)(1), § 591.7(f)),
+        nor a § 591.7(m) 21 or a Second Chance 21 or bust (§ 591.7(l)(1)-(2)),
+        nor a bust unless ``bust_against_bust`` pushes against a dealer bust.
+        The dealer's stop of § 590.7(m) and § 591.7(p) needs none left.
+        """
+        if hand.surrendered or self.is_blackjack(hand):
+            return False
+        total = hand.value.total
+        if hand.second_chance_card is not None:
+            return total - card_value(hand.second_chance_card) < 21
+        if total == 21:
+            return not self.rules.twenty_one_at_once
+        return total < 21 or self.rules.bust_against_bust is BustAgainstBust.PUSH
+
+    @property
+    def awaits_dealer(self) -> bool:
+        """Whether any hand of the seat still depends on the dealer's total."""
+        return any(self.depends_on_dealer(hand) for hand in self.hands)
 
     def second_chance_open(self, hand: Hand) -> bool:
         """Whether a busted ``hand`` may still buy a Second Chance card (§ 591.7(l))."""

@@ -676,3 +676,23 @@ def test_every_rule_set_records_its_readings():
         "surrender_added_money": "half", "second_chance_after_double": "true",
         "second_chance_on_split": "true", "push_22_table": "A",
     }  # fmt: skip
+
+
+def test_590_7_m_the_dealer_stops_once_every_hand_is_decided():
+    busted = seat(FREE_BET_590, "6c", "Kh 6d").hit().card(C("9c"))
+    assert not busted.awaits_dealer
+    assert verify_dealer_stand(FREE_BET_590, parse_cards("6c Td"),
+                               outcome_open=busted.awaits_dealer) is None  # fmt: skip
+    assert seat(FREE_BET_590, "6c", "Kh 6d").stand().awaits_dealer
+    assert not seat(FREE_BET_590, "6c", "Kh 6d").surrender().awaits_dealer
+    literal = dataclasses.replace(FREE_BET_590, bust_against_bust=BustAgainstBust.PUSH)
+    assert SeatHands.dealt(literal, C("6c"), parse_cards("Kh 6d"), 1_000).hit().card(
+        C("9c")).awaits_dealer  # a dealer bust would push it  # fmt: skip
+
+
+def test_591_7_p_a_21_or_a_decided_second_chance_no_longer_waits_for_the_dealer():
+    assert not seat(DOUBLE_BACK_JACK_591, "6c", "7h 4d").hit().card(C("Kc")).awaits_dealer
+    bought = seat(DOUBLE_BACK_JACK_591, "6c", "Kh 6d").hit().card(C("9c")).second_chance(1_000)
+    assert not bought.card(C("4h")).awaits_dealer  # 21: paid at once, § 591.7(l)(2)
+    assert not bought.card(C("Ah")).awaits_dealer  # 24: lost, § 591.7(l)(1)
+    assert bought.card(C("5h")).awaits_dealer  # 20: § 591.7(l)(3)
