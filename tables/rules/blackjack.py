@@ -1,4 +1,4 @@
-"""The blackjack family's core: hand values, the chapters' rules, the dealer's draw, a seat's hands.
+"""The blackjack family's core: hand values, the chapters' rules, the dealer's draw, the peek.
 
 Double Attack Blackjack (§ 581), Free Bet Blackjack (§ 590) and Double Back
 Jack (§ 591) share everything here; :data:`DOUBLE_ATTACK_581`,
@@ -57,6 +57,7 @@ from fractions import Fraction
 from tables.rules.cards import Card, Rank
 from tables.rules.engine import Refusal
 from tables.rules.money import Odds
+from tables.rules.shoe import ShoeSpec, shoe_spec
 
 __all__ = [
     "BET",
@@ -90,6 +91,7 @@ __all__ = [
     "dealer_draws",
     "peek_required",
     "is_blackjack_pair",
+    "verify_reader_use",
     "insurance_offered",
     "insurance_cap",
     "verify_insurance",
@@ -226,10 +228,23 @@ class BlackjackRules:
     second_chance_after_double: bool = True
     second_chance_on_split: bool = True
     push_22_table: str = "A"
+    #: Decks in a batch: eight Spanish decks in § 581.3(a); "at least one deck" in
+    #: § 590.3(a) and § 591.3(a), the number the Rules Submission fixes (six is our
+    #: default for a table that names none, not the regulation's).
+    decks: int = 6
+    #: Two batches alternating through an automated shuffler (§ 5xx.3(b)).
+    two_batches: bool = False
 
     def section(self, key: str) -> str:
         """Cite the rule ``key`` in this chapter (``"split_limit"`` → ``"581.11(c)"``)."""
         return f"{self.chapter}.{self.sections[key]}"
+
+    def shoe(self) -> ShoeSpec:
+        """The batch these rules deal from (:mod:`tables.rules.shoe`).
+
+        :raises RuleViolation: for a deck count the chapter does not allow.
+        """
+        return shoe_spec(self.chapter, self.decks, two_batches=self.two_batches)
 
     @property
     def readings(self) -> tuple[tuple[str, str], ...]:
@@ -262,6 +277,7 @@ DOUBLE_ATTACK_581 = BlackjackRules(
     double_on_any_count=True,  # § 581.10(a) "two or more cards"
     late_surrender=True,  # § 581.9(a), § 581.7(k)
     split_aces_one_card=True,  # § 581.11(e)
+    decks=8,  # § 581.3(a)
     sections={
         **_COMMON, "peek": "7(g)", "insurance_pays": "12(b)", "surrender_half": "9(b)(1)",
         "surrender_dealer_blackjack": "9(b)(2)(i)",
@@ -416,6 +432,21 @@ def peek_required(rules: BlackjackRules, up_card: Card) -> bool:
     § 590.7(g) and § 591.7(h) "an ace, king, queen, jack or ten".
     """
     return up_card.rank is Rank.ACE or up_card.rank in _TEN_VALUES
+
+
+def verify_reader_use(
+    rules: BlackjackRules, up_card: Card, *, players_could_learn: bool
+) -> Refusal | None:
+    """The remedy when the hole card went into the card reader for an up card that needs no peek.
+
+    § 581.13(h): all hands dead and every wager returned if the reader lets a
+    player learn the hole card (``players_could_learn``), else play goes on;
+    § 590.13(i), § 591.13(i): play goes on. ``None``: the peek was required, or
+    play goes on; otherwise the refusal names the void.
+    """
+    if peek_required(rules, up_card) or rules.chapter != "581" or not players_could_learn:
+        return None
+    return Refusal(f"{rules.chapter}.13(h)(1)", "all hands are dead and every wager returned")
 
 
 def insurance_offered(up_card: Card) -> bool:

@@ -35,6 +35,7 @@ from tables.rules.blackjack import (
     verify_dealer_draw,
     verify_dealer_stand,
     verify_insurance,
+    verify_reader_use,
 )
 from tables.rules.blackjack_hands import SeatHands
 from tables.rules.blackjack_settlement import (
@@ -696,3 +697,20 @@ def test_591_7_p_a_21_or_a_decided_second_chance_no_longer_waits_for_the_dealer(
     assert not bought.card(C("4h")).awaits_dealer  # 21: paid at once, § 591.7(l)(2)
     assert not bought.card(C("Ah")).awaits_dealer  # 24: lost, § 591.7(l)(1)
     assert bought.card(C("5h")).awaits_dealer  # 20: § 591.7(l)(3)
+
+
+def test_581_3_a_590_3_a_the_rule_set_names_its_batch():
+    assert DOUBLE_ATTACK_581.shoe().size == 384
+    assert dataclasses.replace(FREE_BET_590, decks=2, two_batches=True).shoe().two_batches
+    with pytest.raises(RuleViolation) as caught:
+        dataclasses.replace(DOUBLE_BACK_JACK_591, decks=0).shoe()
+    assert caught.value.section == "591.3(a)"
+
+
+def test_581_13_h_a_needless_peek_voids_the_round_only_if_players_could_learn_the_card():
+    refusal = verify_reader_use(DOUBLE_ATTACK_581, C("9c"), players_could_learn=True)
+    assert refusal is not None and refusal.section == "581.13(h)(1)"
+    assert verify_reader_use(DOUBLE_ATTACK_581, C("9c"), players_could_learn=False) is None
+    assert verify_reader_use(DOUBLE_ATTACK_581, C("Kc"), players_could_learn=True) is None
+    # § 590.13(i), § 591.13(i): play continues
+    assert verify_reader_use(FREE_BET_590, C("9c"), players_could_learn=True) is None
