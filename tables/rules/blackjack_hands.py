@@ -66,7 +66,6 @@ class Hand:
     doubled: bool = False
     stood: bool = False
     surrendered: bool = False
-    decided: bool = False
     pending: Pending | None = None
     second_chance_card: Card | None = None
 
@@ -241,7 +240,7 @@ class SeatHands:
     def hit(self) -> SeatHands:
         """The player asks for a card; :meth:`card` deals it."""
         self._raise(self.verify_hit())
-        return self._with_hand(dataclasses.replace(self.hand, pending=Pending.HIT, decided=True))
+        return self._with_hand(dataclasses.replace(self.hand, pending=Pending.HIT))
 
     def verify_stand(self) -> Refusal | None:
         """Why the active hand may not stand (on a bust: decline the Second Chance)."""
@@ -254,7 +253,7 @@ class SeatHands:
     def stand(self) -> SeatHands:
         """The player stands on the active hand."""
         self._raise(self.verify_stand())
-        return self._with_hand(dataclasses.replace(self.hand, stood=True, decided=True))
+        return self._with_hand(dataclasses.replace(self.hand, stood=True))
 
     # ---- double down ---------------------------------------------------------------------
 
@@ -307,7 +306,7 @@ class SeatHands:
             else (DOUBLE_DOWN, amount_cents)
         )
         doubled = dataclasses.replace(
-            hand, stakes=(*hand.stakes, added), doubled=True, decided=True, pending=Pending.DOUBLE
+            hand, stakes=(*hand.stakes, added), doubled=True, pending=Pending.DOUBLE
         )
         return self._with_hand(doubled)
 
@@ -330,7 +329,7 @@ class SeatHands:
         if refusal is not None:
             return refusal
         hand, rules = self.hand, self.rules
-        if len(hand.cards) != 2 or hand.decided or not same_value(*hand.cards):
+        if len(hand.cards) != 2 or not same_value(*hand.cards):
             return self._refusal("split", "only two cards identical in value split")
         if len(self.hands) >= rules.max_hands:
             return self._refusal("split_limit", f"at most {rules.max_hands} hands")
@@ -359,9 +358,7 @@ class SeatHands:
         self._raise(self.verify_split(amount_cents))
         hand = self.hand
         aces = hand.cards[0].rank is Rank.ACE
-        first = dataclasses.replace(
-            hand, cards=hand.cards[:1], split=True, aces_split=aces, decided=False
-        )
+        first = dataclasses.replace(hand, cards=hand.cards[:1], split=True, aces_split=aces)
         second = Hand(
             cards=hand.cards[1:], stakes=(self.split_wager(hand),), split=True, aces_split=aces
         )
@@ -384,7 +381,8 @@ class SeatHands:
             return self._refusal("surrender", "a Blackjack does not surrender")
         if self.rules.late_surrender:  # a hand of 21 or more is already over (§ 581.7(j)(1))
             return None
-        if len(self.hands) > 1 or len(hand.cards) != 2 or hand.decided:
+        # Two cards on the only hand: no draw, double or split has happened yet.
+        if len(self.hands) > 1 or len(hand.cards) != 2:
             return self._refusal(
                 "surrender", "surrender comes before any double, split, stand or draw"
             )
@@ -397,7 +395,7 @@ class SeatHands:
     def surrender(self) -> SeatHands:
         """The player gives up the active hand for half its wager (settled at the peek)."""
         self._raise(self.verify_surrender())
-        return self._with_hand(dataclasses.replace(self.hand, surrendered=True, decided=True))
+        return self._with_hand(dataclasses.replace(self.hand, surrendered=True))
 
     # ---- Second Chance (§ 591.7(l)) ------------------------------------------------------
 
@@ -432,7 +430,7 @@ class SeatHands:
         hand = self.hand
         bought = dataclasses.replace(
             hand, stakes=(*hand.stakes, (SECOND_CHANCE, amount_cents)),
-            pending=Pending.SECOND_CHANCE, decided=True,
+            pending=Pending.SECOND_CHANCE,
         )  # fmt: skip
         return self._with_hand(bought)
 
