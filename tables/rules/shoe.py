@@ -323,9 +323,13 @@ class Shoe:
 
         § 5xx.5(d): the cutter's cover card goes in at least ten cards from the
         top or bottom; the cards above it go under; the dealer then inserts the
-        cover card "at least 1/4 of the way in from the bottom".
+        cover card "at least 1/4 of the way in from the bottom". A floorperson
+        may have the stack recut before play starts (§ 5xx.5(e)): no card has
+        left the shoe yet.
         """
-        if self.phase is not ShoePhase.STACKED:
+        if self.phase is ShoePhase.DEALING and self.drawn:
+            return self._refusal("5(e)", "a recut comes before any card leaves the shoe")
+        if self.phase not in (ShoePhase.STACKED, ShoePhase.DEALING):
             return self._refusal("5(b)", f"the cards are {self.phase.value}, not a shuffled stack")
         if not 10 <= cut_at <= self.size - 10:
             return self._refusal(
@@ -348,19 +352,22 @@ class Shoe:
         return self.verify_cut(cut_at, cover_at) is None
 
     def cut(self, cut_at: int, cover_at: int) -> Shoe:
-        """The cut: the stack goes in the shoe, its first card due a burn (§ 5xx.7(c), 13(e))."""
+        """The cut: the stack goes in the shoe, its first card due a burn (§ 5xx.7(c), 13(e)).
+
+        A recut (§ 5xx.5(e)) cuts the stack again and leaves the burn due once.
+        """
         self._raise(self.verify_cut(cut_at, cover_at))
         order = None if self.order is None else (*self.order[cut_at:], *self.order[:cut_at])
+        recut = self.phase is ShoePhase.DEALING
         return dataclasses.replace(
             self,
             phase=ShoePhase.DEALING,
             order=order,
-            drawn=0,
             cover_at=cover_at,
             # The discard rack reshuffled mid-round follows a shoe whose cover card
             # already came out: the round is completed, then everything is reshuffled.
             cover_reached=self.from_discards,
-            burns_due=self.burns_due + 1,
+            burns_due=self.burns_due if recut else self.burns_due + 1,
         )
 
     # ---- burns ------------------------------------------------------------------------

@@ -127,6 +127,15 @@ def test_590_5_d_the_cut_moves_the_cards_above_it_to_the_bottom():
     assert shoe.next_card == order[12]
 
 
+def test_590_5_e_a_floorperson_may_have_the_stack_recut_before_play():
+    spec = shoe_spec("590", 1)
+    order = _ordered(spec)
+    shoe = Shoe.opened(spec).shuffle(order).cut(cut_at=12, cover_at=30)
+    recut = shoe.cut(cut_at=20, cover_at=35)
+    assert recut.order == tuple(order[32:] + order[:32]) and recut.burns_due == 1
+    _refused("590.5(e)", recut.burn().cut, 20, 35)
+
+
 def test_590_5_b_no_cut_before_the_shuffle():
     _refused("590.5(b)", Shoe.opened(shoe_spec("590", 1)).cut, cut_at=20, cover_at=30)
 
