@@ -114,6 +114,8 @@ MARKERS = frozenset({FREE_SPLIT_LAMMER, FREE_DOUBLE_LAMMER})
 """Free Bet lammers: paid like money when they win, but no money when they lose."""
 
 _TEN_VALUES = frozenset({Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING})
+# Counts by rank (read for every card of every hand): an ace 1, a 10-value 10.
+_VALUES = {rank: 1 if rank is Rank.ACE else min(int(rank), 10) for rank in Rank}
 
 
 def card_value(card: Card) -> int:
@@ -122,9 +124,7 @@ def card_value(card: Card) -> int:
     >>> card_value(Card.parse("Qs")), card_value(Card.parse("As")), card_value(Card.parse("7d"))
     (10, 1, 7)
     """
-    if card.rank is Rank.ACE:
-        return 1
-    return 10 if card.rank in _TEN_VALUES else int(card.rank)
+    return _VALUES[card.rank]
 
 
 def is_ten_value(card: Card) -> bool:
@@ -150,8 +150,9 @@ def hand_value(cards: Iterable[Card]) -> HandValue:
     total = 0
     aces = False
     for card in cards:
-        total += card_value(card)
-        aces = aces or card.rank is Rank.ACE
+        value = _VALUES[card.rank]
+        total += value
+        aces = aces or value == 1
     if aces and total <= 11:
         return HandValue(total + 10, True)
     return HandValue(total, False)

@@ -17,10 +17,9 @@ differences come from :class:`tables.rules.blackjack.BlackjackRules`.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tables.rules.blackjack import (
     DOUBLE_ATTACK,
@@ -42,7 +41,7 @@ from tables.rules.blackjack import (
     same_value,
 )
 from tables.rules.cards import Card, Rank
-from tables.rules.engine import Refusal, RuleViolation
+from tables.rules.engine import Refusal, RuleViolation, evolve
 
 __all__ = ["Pending", "Hand", "SeatHands"]
 
@@ -55,8 +54,7 @@ class Pending(enum.StrEnum):
     SECOND_CHANCE = "second_chance"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Hand:
+class Hand(NamedTuple):
     """One of a seat's hands: its cards, the money and markers on it, and what it did."""
 
     cards: tuple[Card, ...]
@@ -84,8 +82,7 @@ class Hand:
         return hand_value(self.cards)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SeatHands:
+class SeatHands(NamedTuple):
     """A seat's hands from the deal to its last decision, and the dealer's up card.
 
     Each decision has ``verify_<decision>`` (a :class:`Refusal` or ``None``),
@@ -98,8 +95,8 @@ class SeatHands:
     rules: BlackjackRules
     up_card: Card
     original_cents: int
-    double_attack_cents: int = 0
     hands: tuple[Hand, ...]
+    double_attack_cents: int = 0
     active: int = 0
 
     @classmethod
@@ -196,11 +193,11 @@ class SeatHands:
         active = self.active
         while active < len(self.hands) and self.is_done(self.hands[active]):
             active += 1
-        return dataclasses.replace(self, active=active)
+        return evolve(self, active=active)
 
     def _with_hand(self, hand: Hand, *extra: Hand) -> SeatHands:
         hands = (*self.hands[: self.active], hand, *extra, *self.hands[self.active + 1 :])
-        return dataclasses.replace(self, hands=hands)._advanced()
+        return evolve(self, hands=hands)._advanced()
 
     def _refusal(self, key: str, reason: str, field: str | None = "choice") -> Refusal:
         return Refusal(self.rules.section(key), reason, field)
@@ -240,7 +237,7 @@ class SeatHands:
     def hit(self) -> SeatHands:
         """The player asks for a card; :meth:`card` deals it."""
         self._raise(self.verify_hit())
-        return self._with_hand(dataclasses.replace(self.hand, pending=Pending.HIT))
+        return self._with_hand(evolve(self.hand, pending=Pending.HIT))
 
     def verify_stand(self) -> Refusal | None:
         """Why the active hand may not stand (on a bust: decline the Second Chance)."""
@@ -253,7 +250,7 @@ class SeatHands:
     def stand(self) -> SeatHands:
         """The player stands on the active hand."""
         self._raise(self.verify_stand())
-        return self._with_hand(dataclasses.replace(self.hand, stood=True))
+        return self._with_hand(evolve(self.hand, stood=True))
 
     # ---- double down ---------------------------------------------------------------------
 
@@ -305,7 +302,7 @@ class SeatHands:
             if self.free_double(hand)
             else (DOUBLE_DOWN, amount_cents)
         )
-        doubled = dataclasses.replace(
+        doubled = evolve(
             hand, stakes=(*hand.stakes, added), doubled=True, pending=Pending.DOUBLE
         )
         return self._with_hand(doubled)
@@ -358,7 +355,7 @@ class SeatHands:
         self._raise(self.verify_split(amount_cents))
         hand = self.hand
         aces = hand.cards[0].rank is Rank.ACE
-        first = dataclasses.replace(hand, cards=hand.cards[:1], split=True, aces_split=aces)
+        first = evolve(hand, cards=hand.cards[:1], split=True, aces_split=aces)
         second = Hand(
             cards=hand.cards[1:], stakes=(self.split_wager(hand),), split=True, aces_split=aces
         )
@@ -395,7 +392,7 @@ class SeatHands:
     def surrender(self) -> SeatHands:
         """The player gives up the active hand for half its wager (settled at the peek)."""
         self._raise(self.verify_surrender())
-        return self._with_hand(dataclasses.replace(self.hand, surrendered=True))
+        return self._with_hand(evolve(self.hand, surrendered=True))
 
     # ---- Second Chance (§ 591.7(l)) ------------------------------------------------------
 
@@ -428,7 +425,7 @@ class SeatHands:
         """The Second Chance Wager; :meth:`card` deals the card to subtract, sideways."""
         self._raise(self.verify_second_chance(amount_cents))
         hand = self.hand
-        bought = dataclasses.replace(
+        bought = evolve(
             hand, stakes=(*hand.stakes, (SECOND_CHANCE, amount_cents)),
             pending=Pending.SECOND_CHANCE,
         )  # fmt: skip
@@ -454,5 +451,5 @@ class SeatHands:
         self._raise(self.verify_card())
         hand = self.hand
         if hand.pending is Pending.SECOND_CHANCE:
-            return self._with_hand(dataclasses.replace(hand, second_chance_card=card, pending=None))
-        return self._with_hand(dataclasses.replace(hand, cards=(*hand.cards, card), pending=None))
+            return self._with_hand(evolve(hand, second_chance_card=card, pending=None))
+        return self._with_hand(evolve(hand, cards=(*hand.cards, card), pending=None))

@@ -47,13 +47,13 @@ tables.rules.engine.RuleViolation: 591.3(a): As cannot come out of this shoe: ..
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from tables.rules.cards import STANDARD_DECK, Card, Rank
-from tables.rules.engine import Refusal, RuleViolation
+from tables.rules.engine import Refusal, RuleViolation, evolve
 
 __all__ = [
     "DeckKind",
@@ -99,7 +99,7 @@ class ShoeSpec:
     insufficient_section: str = "13(f)"
     discard_section: str = "7(s)"
     shuffler_section: str = "13(k)"
-    composition: tuple[int, ...] = dataclasses.field(init=False, repr=False, compare=False)
+    composition: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """How many of each card (by :attr:`Card.index`) one batch holds."""
 
     def __post_init__(self) -> None:
@@ -202,8 +202,7 @@ def _bumped(counts: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
 _NONE = (0,) * 52
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Shoe:
+class Shoe(NamedTuple):
     """The cards of one table's batch, from the shuffle to the discard rack.
 
     Counts are by :attr:`Card.index`. ``unaccounted`` holds the cards of the
@@ -309,7 +308,7 @@ class Shoe:
             batch_in_play: int | None = batch
         else:
             batch_in_play = self.batch
-        return dataclasses.replace(
+        return evolve(
             self,
             phase=ShoePhase.STACKED,
             order=None if order is None else tuple(order),
@@ -359,7 +358,7 @@ class Shoe:
         self._raise(self.verify_cut(cut_at, cover_at))
         order = None if self.order is None else (*self.order[cut_at:], *self.order[:cut_at])
         recut = self.phase is ShoePhase.DEALING
-        return dataclasses.replace(
+        return evolve(
             self,
             phase=ShoePhase.DEALING,
             order=order,
@@ -374,7 +373,7 @@ class Shoe:
 
     def dealer_changed(self) -> Shoe:
         """A new dealer came to the table: one more card to burn before dealing (§ 5xx.7(c))."""
-        return dataclasses.replace(self, burns_due=self.burns_due + 1)
+        return evolve(self, burns_due=self.burns_due + 1)
 
     def verify_burn(self, card: Card | None = None) -> Refusal | None:
         """Why the next card may not be burned now (``card`` when it was seen)."""
@@ -415,7 +414,7 @@ class Shoe:
     def begin_round(self) -> Shoe:
         """A round starts dealing from this shoe."""
         self._raise(self.verify_begin_round())
-        return dataclasses.replace(self, round_open=True)
+        return evolve(self, round_open=True)
 
     def verify_end_round(self) -> Refusal | None:
         """Why the round's cards may not go to the discard rack now."""
@@ -430,7 +429,7 @@ class Shoe:
         """
         self._raise(self.verify_end_round())
         discard = tuple(a + b for a, b in zip(self.discard, self.on_table, strict=True))
-        return dataclasses.replace(
+        return evolve(
             self,
             round_open=False,
             discard=discard,
@@ -503,13 +502,13 @@ class Shoe:
         state = self
         if state.phase is ShoePhase.RESHUFFLE_DUE:
             findings.append(self._refusal("7(d)", "dealt after the cover card without a reshuffle"))
-            state = dataclasses.replace(state, phase=ShoePhase.DEALING)
+            state = evolve(state, phase=ShoePhase.DEALING)
         if not state.round_open:
             findings.append(self._refusal("7(a)", "a card dealt outside a round"))
-            state = dataclasses.replace(state, round_open=True)
+            state = evolve(state, round_open=True)
         if state.burns_due:
             findings.append(self._refusal("7(c)", f"{state.burns_due} burn(s) skipped"))
-            state = dataclasses.replace(state, burns_due=0)
+            state = evolve(state, burns_due=0)
         if state.phase is not ShoePhase.DEALING:
             findings.append(self._refusal("7(a)", f"a card dealt while {state.phase.value}"))
         elif not state.cards_left:
@@ -520,29 +519,28 @@ class Shoe:
         if refusal is not None:
             findings.append(refusal)
         if not state.unaccounted[card.index]:
-            return dataclasses.replace(
+            return evolve(
                 state, drawn=state.drawn + 1, foreign=state.foreign + 1, order=None
             ), tuple(findings)
         if refusal is not None:
-            state = dataclasses.replace(state, order=None)
+            state = evolve(state, order=None)
         return state._taken(card, to), tuple(findings)
 
     def _taken(self, card: Card | None, to: Destination, burns_due: int | None = None) -> Shoe:
         reached = self.cover_reached or (self.cover_at is not None and self.drawn >= self.cover_at)
-        taken = dataclasses.replace(
-            self,
-            drawn=self.drawn + 1,
-            cover_reached=reached,
-            burns_due=self.burns_due if burns_due is None else burns_due,
-        )
+        burns = self.burns_due if burns_due is None else burns_due
+        drawn = self.drawn + 1
         if card is None:  # a burn nobody saw
-            return dataclasses.replace(taken, unseen_burns=self.unseen_burns + 1)
+            return evolve(self, drawn=drawn, cover_reached=reached, burns_due=burns,
+                          unseen_burns=self.unseen_burns + 1)  # fmt: skip
         unaccounted = _bumped(self.unaccounted, card.index, -1)
         if to is Destination.ROUND:
-            on_table = _bumped(self.on_table, card.index, 1)
-            return dataclasses.replace(taken, unaccounted=unaccounted, on_table=on_table)
+            return evolve(self, drawn=drawn, cover_reached=reached, burns_due=burns,
+                          unaccounted=unaccounted,
+                          on_table=_bumped(self.on_table, card.index, 1))  # fmt: skip
         discard = _bumped(self.discard, card.index, 1)
-        return dataclasses.replace(taken, unaccounted=unaccounted, discard=discard)
+        return evolve(self, drawn=drawn, cover_reached=reached, burns_due=burns,
+                      unaccounted=unaccounted, discard=discard)  # fmt: skip
 
     # ---- reshuffles -------------------------------------------------------------------
 
@@ -599,7 +597,7 @@ class Shoe:
         self._raise(self.verify_reshuffle_discards())
         rack = sum(self.discard) + self.unseen_burns
         unaccounted = tuple(a + b for a, b in zip(self.unaccounted, self.discard, strict=True))
-        return dataclasses.replace(
+        return evolve(
             self,
             phase=ShoePhase.COLLECTED,
             unaccounted=unaccounted,
