@@ -47,6 +47,7 @@ from tables.rules.blackjack_settlement import (
 from tables.rules.cards import STANDARD_DECK, Card, Rank, parse_cards
 from tables.rules.engine import Outcome, RuleViolation
 from tables.rules.money import ROUND_DOWN_TO_CENT, ROUND_HALF_UP_TO_CENT, Odds
+from tables.rules.shoe import Shoe, ShoePhase
 
 DOWN = ROUND_DOWN_TO_CENT
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -714,3 +715,60 @@ def test_581_13_h_a_needless_peek_voids_the_round_only_if_players_could_learn_th
     assert verify_reader_use(DOUBLE_ATTACK_581, C("Kc"), players_could_learn=True) is None
     # § 590.13(i), § 591.13(i): play continues
     assert verify_reader_use(FREE_BET_590, C("9c"), players_could_learn=True) is None
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    rules=st.sampled_from([DOUBLE_ATTACK_581, FREE_BET_590, DOUBLE_BACK_JACK_591]),
+    decks=st.integers(min_value=1, max_value=2),
+)
+def test_a_shoe_deals_round_after_round_until_its_cover_card_and_keeps_every_card(
+    seed, rules, decks
+):
+    """§ 5xx.7(c)-(d), § 5xx.13(e)/(f) with whole rounds: every card a seat or the dealer
+    holds came out of the shoe, and the shoe ends due a reshuffle with every card found."""
+    rng = random.Random(seed)
+    rules = dataclasses.replace(rules, decks=decks if rules.chapter != "581" else 8)
+    spec = rules.shoe()
+    order = [card for card in STANDARD_DECK for _ in range(spec.composition[card.index])]
+    rng.shuffle(order)
+    shoe = Shoe.opened(spec).shuffle(order).cut(cut_at=10, cover_at=spec.size * 3 // 4).burn()
+
+    def take():
+        nonlocal shoe
+        if not shoe.cards_left:  # § 581.13(e) and siblings
+            shoe = shoe.reshuffle_discards().shuffle().cut(cut_at=10, cover_at=10).burn()
+        card = shoe.next_card or next(c for c in STANDARD_DECK if shoe.unaccounted[c.index])
+        shoe = shoe.draw(card)
+        return card
+
+    rounds = 0
+    while shoe.phase is ShoePhase.DEALING:
+        shoe = shoe.begin_round()
+        up = take()
+        seats = [[take(), take()] for _ in range(rng.randint(1, 6))]
+        hole = take()
+        played = []
+        for cards in seats:
+            hands = SeatHands.dealt(rules, up, cards, 1_000)
+            while not hands.finished:
+                if hands.can_card():
+                    hands = hands.card(take())
+                elif hands.hand.value.total < 15 and hands.can_hit():
+                    hands = hands.hit()
+                else:
+                    hands = hands.stand()
+            played.append(hands)
+        dealer = [up, hole]
+        while dealer_must_draw(rules, dealer):
+            dealer.append(take())
+        held = sum(len(hand.cards) for hands in played for hand in hands.hands) + len(dealer)
+        assert sum(shoe.on_table) == held
+        for hands in played:
+            settle_seat(hands, dealer, DOWN)
+        shoe = shoe.end_round()
+        rounds += 1
+    assert shoe.phase is ShoePhase.RESHUFFLE_DUE and rounds >= 1
+    found = tuple(a + b for a, b in zip(shoe.unaccounted, shoe.discard, strict=True))
+    assert found == spec.composition
