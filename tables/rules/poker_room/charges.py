@@ -98,10 +98,12 @@ class PercentageRake:
         left = self.cap_cents
         taken = []
         for pot in pots_cents:
-            amount = (pot * self.rate.numerator // self.rate.denominator) // self.unit_cents
-            amount *= self.unit_cents
+            amount = pot * self.rate.numerator // self.rate.denominator
             if left is not None:
                 amount = min(amount, left)
+            # Whole units only, also when the cap is not a multiple of the unit.
+            amount = amount // self.unit_cents * self.unit_cents
+            if left is not None:
                 left -= amount
             taken.append(amount)
         return tuple(taken)

@@ -134,7 +134,8 @@ class HandState:
 
     Money is integer cents. ``contributed`` is everything a seat put in this
     hand (antes included), ``bets`` what it put in on the current street
-    (Blind Bets and the Forced Bet included, antes not).
+    (Blind Bets and the Forced Bet included, antes not). ``reshuffled`` holds
+    burn cards shuffled back for a Seven-card Stud common card (§ 553.10(h)).
     """
 
     rules: PokerRuleSet
@@ -147,6 +148,7 @@ class HandState:
     cards: Mapping[int, tuple[tuple[Card, bool], ...]] = field(default_factory=dict)
     board: tuple[Card, ...] = ()
     burnt: tuple[Card, ...] = ()
+    reshuffled: tuple[Card, ...] = ()
     phase: Phase = Phase.POSTING
     street_index: int = 0
     posts: tuple[Post, ...] = ()
@@ -271,11 +273,11 @@ def post(state: HandState, seat: int) -> HandState:
     owed, *rest = state.posts
     state = _pay(state, seat, owed.amount_cents, into_bet=owed.kind is not PostKind.ANTE)
     if owed.kind is PostKind.FORCED_BET:
-        # The Forced Bet opens the betting; play goes on clockwise from it (§ 553.10(e)).
-        return _begin_betting(
-            replace(state, posts=(), current_bet=owed.amount_cents),
-            _clockwise_after(state.live, seat),
-        )
+        # The Forced Bet opens the betting; play goes on clockwise from it, and the
+        # round is over once the others have responded to it (§ 553.10(e)): unlike
+        # a Blind Bet (§ 553.11(f)), the Forced Bet has no option of its own.
+        others = tuple(other for other in _clockwise_after(state.live, seat) if other != seat)
+        return _begin_betting(replace(state, posts=(), current_bet=owed.amount_cents), others)
     state = replace(state, posts=tuple(rest))
     return state if rest else _begin_dealing(state)
 
@@ -296,10 +298,30 @@ def _begin_dealing(state: HandState) -> HandState:
     slots = [Slot(None, False, burn=True)] if street.burn else []
     # All-in players go on receiving cards (§ 553.8(b)(4)(ii)).
     order = _clockwise_after(state.live, _first_in_order(state))
+    left = DECK_SIZE - len(state.seen)
+    if state.rules.variant.forced_bet_card is not None and left - len(slots) < len(order):
+        return _common_card(state, left)
     for face_up in street.player_cards:
         slots += [Slot(seat, face_up) for seat in order]
     slots += [Slot(None, True)] * street.board_cards
     return replace(state, phase=Phase.DEALING, deals=tuple(slots))
+
+
+DECK_SIZE = 52
+"""§ 553.3(a), § 553.7(e)(4)(i): one deck of 52 cards."""
+
+
+def _common_card(state: HandState, left: int) -> HandState:
+    """Too few cards for each player's sixth or seventh: burn, then one common card (§ 553.10(h)).
+
+    "If there is either one or no card remaining in the deck when a common card
+    is to be dealt, the dealer shall shuffle the burn cards, burn a card and
+    then deal the common card": the burn cards may then be dealt again.
+    """
+    if left <= 1:
+        state = replace(state, reshuffled=(*state.reshuffled, *state.burnt), burnt=())
+    slots = (Slot(None, False, burn=True), Slot(None, True))
+    return replace(state, phase=Phase.DEALING, deals=slots)
 
 
 def _refuse_card(state: HandState, card: Card, *, burning: bool) -> Refusal | None:
