@@ -24,7 +24,8 @@ def deal_all(state: HandState, deck: Iterator[Card]) -> HandState:
     state = automate(state, POSTING)
     while state.phase is Phase.DEALING:
         slot = state.deals[0]
-        card = next(deck, None)
+        # Past the deck's end, the burn cards shuffled back for a common card (§ 553.10(h)).
+        card = next(deck, None) or next((c for c in state.reshuffled if c not in state.seen), None)
         if card is None:
             return state
         if slot.burn:
