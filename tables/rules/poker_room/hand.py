@@ -65,6 +65,7 @@ __all__ = [
     "burn",
     "check_or_call",
     "deal",
+    "discard",
     "fold",
     "muck",
     "open_hand",
@@ -75,6 +76,7 @@ __all__ = [
     "verify_burn",
     "verify_check_or_call",
     "verify_deal",
+    "verify_discard",
     "verify_fold",
     "verify_muck",
     "verify_post",
@@ -90,6 +92,7 @@ class Phase(StrEnum):
 
     POSTING = "posting"
     DEALING = "dealing"
+    DRAWING = "drawing"
     BETTING = "betting"
     SHOWDOWN = "showdown"
     COMPLETE = "complete"
@@ -135,7 +138,8 @@ class HandState:
     Money is integer cents. ``contributed`` is everything a seat put in this
     hand (antes included), ``bets`` what it put in on the current street
     (Blind Bets and the Forced Bet included, antes not). ``reshuffled`` holds
-    burn cards shuffled back for a Seven-card Stud common card (§ 553.10(h)).
+    burn cards shuffled back for a Seven-card Stud common card (§ 553.10(h))
+    and discards shuffled back for the draw (§ 553.13(g)(2)).
     """
 
     rules: PokerRuleSet
@@ -148,7 +152,10 @@ class HandState:
     cards: Mapping[int, tuple[tuple[Card, bool], ...]] = field(default_factory=dict)
     board: tuple[Card, ...] = ()
     burnt: tuple[Card, ...] = ()
+    discarded: tuple[Card, ...] = ()
     reshuffled: tuple[Card, ...] = ()
+    drawing: tuple[int, ...] = ()
+    draw_burnt: bool = False
     phase: Phase = Phase.POSTING
     street_index: int = 0
     posts: tuple[Post, ...] = ()
@@ -178,7 +185,7 @@ class HandState:
     def seen(self) -> frozenset[Card]:
         """Every card dealt or burnt so far in this round of play."""
         held = (card for hand in self.cards.values() for card, _ in hand)
-        return frozenset((*held, *self.board, *self.burnt))
+        return frozenset((*held, *self.board, *self.burnt, *self.discarded))
 
     def up_cards(self, seat: int) -> tuple[Card, ...]:
         """The seat's cards dealt face up."""
@@ -241,16 +248,23 @@ def open_hand(rules: PokerRuleSet, stacks: Mapping[int, int], *, button: int | N
     )  # fmt: skip
     order = _clockwise_after(seats, _first_in_order(state))
     posts = [Post(seat, PostKind.ANTE, rules.ante_cents) for seat in order if rules.ante_cents]
-    posts += [
-        Post(seat, PostKind.BLIND, amount)
-        for seat, amount in zip(order, rules.blinds_cents, strict=False)
-    ]
+    if not variant.blinds_after_deal:
+        posts += _blinds(state)
     if not posts:
         return _begin_dealing(state)
     return replace(state, posts=tuple(posts))
 
 
 # Posting -----------------------------------------------------------------------
+
+
+def _blinds(state: HandState) -> list[Post]:
+    """The Blind Bets from the immediate left of the button (§ 553.11(d), § 553.13(e))."""
+    order = _clockwise_after(state.seats, state.button)
+    return [
+        Post(seat, PostKind.BLIND, amount)
+        for seat, amount in zip(order, state.rules.blinds_cents, strict=False)
+    ]
 
 
 def verify_post(state: HandState, seat: int) -> Refusal | None:
@@ -279,7 +293,11 @@ def post(state: HandState, seat: int) -> HandState:
         others = tuple(other for other in _clockwise_after(state.live, seat) if other != seat)
         return _begin_betting(replace(state, posts=(), current_bet=owed.amount_cents), others)
     state = replace(state, posts=tuple(rest))
-    return state if rest else _begin_dealing(state)
+    if rest:
+        return state
+    if owed.kind is PostKind.BLIND and state.rules.variant.blinds_after_deal:
+        return _open_betting(state)
+    return _begin_dealing(state)
 
 
 def _pay(state: HandState, seat: int, amount: int, *, into_bet: bool) -> HandState:
@@ -295,6 +313,10 @@ def _pay(state: HandState, seat: int, amount: int, *, into_bet: bool) -> HandSta
 def _begin_dealing(state: HandState) -> HandState:
     """Plan the street's cards: its burn, rounds of cards to each live player, board cards."""
     street = state.street
+    if street.draw:
+        # One player at a time from the immediate left of the button (§ 553.13(g)).
+        drawing = _clockwise_after(state.live, state.button)
+        return replace(state, phase=Phase.DRAWING, drawing=drawing, deals=())
     slots = [Slot(None, False, burn=True)] if street.burn else []
     # All-in players go on receiving cards (§ 553.8(b)(4)(ii)).
     order = _clockwise_after(state.live, _first_in_order(state))
@@ -388,18 +410,73 @@ def _dealt(state: HandState) -> HandState:
     state = replace(state, deals=state.deals[1:])
     if state.deals:
         return state
+    if state.street.draw:
+        return _next_drawer(state)
+    if state.rules.variant.blinds_after_deal and state.street_index == 0:
+        # Five-card Draw's Blind Bets come after the deal (§ 553.13(e)).
+        return replace(state, phase=Phase.POSTING, posts=tuple(_blinds(state)))
+    return _open_betting(state)
+
+
+def _open_betting(state: HandState) -> HandState:
+    """The street's betting, opened as its :class:`Opener` says."""
     street = state.street
     if street.opener is Opener.FORCED_BET:
         seat = _forced_bet_seat(state)
         owed = Post(seat, PostKind.FORCED_BET, state.rules.forced_bet_cents)
         return replace(state, phase=Phase.POSTING, posts=(owed,), forced_bet_seat=seat)
     if street.opener is Opener.BLINDS:
-        last_blind = _clockwise_after(state.seats, state.button)[len(state.rules.blinds_cents) - 1]
+        last_blind = _blinds(state)[-1].seat
         state = replace(state, current_bet=max(state.bets.values(), default=0))
         return _begin_betting(state, _clockwise_after(state.live, last_blind))
     if street.opener is Opener.LEFT_OF_BUTTON:
         return _begin_betting(state, _clockwise_after(state.live, state.button))
     return _begin_betting(state, _starting_at(state.live, _high_showing(state)))
+
+
+# Drawing (Five-card Draw) -----------------------------------------------------
+
+
+def verify_discard(state: HandState, seat: int, cards: tuple[Card, ...]) -> Refusal | None:
+    """Refusal unless it is ``seat``'s turn to draw and it holds ``cards`` (§ 553.13(g))."""
+    if state.phase is not Phase.DRAWING:
+        return Refusal("553.13(g)", "nobody draws now", "seat")
+    if state.drawing[0] != seat:
+        return Refusal("553.13(g)", f"seat {state.drawing[0]} draws first", "seat")
+    held = {card for card, _ in state.cards[seat]}
+    if len(set(cards)) != len(cards) or not set(cards) <= held:
+        return Refusal("553.13(g)", f"seat {seat} may discard only cards it holds", "cards")
+    return None
+
+
+def discard(state: HandState, seat: int, cards: tuple[Card, ...]) -> HandState:
+    """``seat`` discards ``cards`` (none to stand pat), each replaced from the deck (§ 553.13(g)).
+
+    The first new card of the draw is preceded by a burn (§ 553.13(g)(1)). When
+    the deck cannot replace the cards, the discard pile is reshuffled; cards of
+    players who have not yet drawn are not in it, having not been discarded
+    (§ 553.13(g)(2)).
+    """
+    _check(verify_discard(state, seat, cards))
+    kept = tuple(pair for pair in state.cards[seat] if pair[0] not in cards)
+    state = replace(
+        state, cards={**state.cards, seat: kept}, discarded=(*state.discarded, *cards),
+        drawing=state.drawing[1:],
+    )  # fmt: skip
+    if not cards:
+        return _next_drawer(state)
+    slots = [Slot(seat, False)] * len(cards)
+    if not state.draw_burnt:
+        slots.insert(0, Slot(None, False, burn=True))
+    if DECK_SIZE - len(state.seen) < len(slots):
+        state = replace(state, reshuffled=(*state.reshuffled, *state.discarded), discarded=())
+    return replace(state, phase=Phase.DEALING, deals=tuple(slots), draw_burnt=True)
+
+
+def _next_drawer(state: HandState) -> HandState:
+    if state.drawing:
+        return replace(state, phase=Phase.DRAWING)
+    return _open_betting(state)
 
 
 def _forced_bet_seat(state: HandState) -> int:

@@ -29,6 +29,8 @@ from tables.rules.poker_room.charges import BadBeatRules, IncrementalRake, Perce
 from tables.rules.poker_room.lows import LowTieBreak
 
 __all__ = [
+    "FIVE_CARD_DRAW_HIGH",
+    "FIVE_CARD_DRAW_LOW",
     "FIVE_CARD_STUD",
     "HOLDEM",
     "OMAHA",
@@ -110,6 +112,7 @@ class Street:
     :ivar burn: a card is burnt before the street's cards (§ 553.7(e)(3)).
     :ivar player_cards: one entry per round of cards to each player, True when face up.
     :ivar board_cards: community cards dealt face up in the center.
+    :ivar draw: the players draw, one at a time, instead of a round of cards (§ 553.13(g)).
     :ivar big_bet: the limit game's larger bet applies.
     :ivar opener: who starts the betting.
     :ivar deal_section: the section prescribing the dealing.
@@ -120,6 +123,7 @@ class Street:
     burn: bool
     player_cards: tuple[bool, ...] = ()
     board_cards: int = 0
+    draw: bool = False
     big_bet: bool
     opener: Opener
     deal_section: str
@@ -130,6 +134,8 @@ class Street:
 class Variant:
     """A game of § 553.9(a).
 
+    :ivar high: the best high hand wins (or shares) the pot; False in Draw Low-hand.
+    :ivar blinds_after_deal: the Blind Bets follow the deal (§ 553.13(e)).
     :ivar omaha: hands use exactly two hole cards and three board cards (§ 553.12(j)).
     :ivar button: a button orders the dealing and betting (§ 553.11(c)).
     :ivar forced_bet_card: which up-card makes the Forced Bet (stud games).
@@ -141,8 +147,10 @@ class Variant:
     max_players: int
     streets: tuple[Street, ...]
     low: LowRule = LowRule.NONE
+    high: bool = True
     omaha: bool = False
     button: bool
+    blinds_after_deal: bool = False
     forced_bet_card: ForcedBetCard | None = None
     showdown_section: str
 
@@ -217,11 +225,27 @@ FIVE_CARD_STUD = Variant(
     ),
 )  # fmt: skip
 
+_FIVE_CARD_DRAW_STREETS = (
+    Street(name="deal", burn=False, player_cards=(False,) * 5, big_bet=False,
+           opener=Opener.BLINDS, deal_section="553.13(d)", bet_section="553.13(f)"),
+    Street(name="draw", burn=False, draw=True, big_bet=True, opener=Opener.LEFT_OF_BUTTON,
+           deal_section="553.13(g)", bet_section="553.13(h)"),
+)  # fmt: skip
+FIVE_CARD_DRAW_HIGH = Variant(
+    name="Five-card Draw High", section="553.13", max_players=8, streets=_FIVE_CARD_DRAW_STREETS,
+    button=True, blinds_after_deal=True, showdown_section="553.13(i)(1)",
+)  # fmt: skip
+FIVE_CARD_DRAW_LOW = Variant(
+    name="Five-card Draw Low-hand", section="553.13", max_players=8,
+    streets=_FIVE_CARD_DRAW_STREETS, low=LowRule.ANY, high=False, button=True,
+    blinds_after_deal=True, showdown_section="553.13(i)(2)",
+)  # fmt: skip
+
 VARIANTS = (
     HOLDEM, OMAHA, OMAHA_HI_LO_8, SEVEN_CARD_STUD, SEVEN_CARD_STUD_HI_LO,
-    SEVEN_CARD_STUD_HI_LO_8, FIVE_CARD_STUD,
+    SEVEN_CARD_STUD_HI_LO_8, FIVE_CARD_DRAW_HIGH, FIVE_CARD_DRAW_LOW, FIVE_CARD_STUD,
 )  # fmt: skip
-"""The variants built so far; Five-card Draw (§ 553.13) needs the draw step."""
+"""The games of § 553.9(a)(1)-(5)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

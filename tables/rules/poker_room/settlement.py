@@ -10,7 +10,8 @@ pot and any side pots", so each pot is raked before it is awarded.
 
 Hands (§ 553.4, cards speak, (f)): the best five of a player's cards and the
 board (§ 553.10(i), § 553.11(j)), or two hole cards and three board cards in
-Omaha (§ 553.12(j)). Split games give half to the best high and half to the
+Omaha (§ 553.12(j)); in Five-card Draw Low-hand only the low counts
+(§ 553.13(i)(2)). Split games give half to the best high and half to the
 best low (§ 553.10(i)(2), § 553.12(j)(2)); with no qualifying low the high
 takes it all (§ 553.10(j), § 553.12(k)). Among the players eligible for a pot,
 those who showed compete; a pot none of them showed for goes by the cards.
@@ -194,7 +195,8 @@ def _award(
     high_amount = amount
     if lows:
         # Halves in whole chips; the excess goes to the high hand (§ 553.10(i)(2)(i)).
-        low_amount = amount // (2 * rules.chip_cents) * rules.chip_cents
+        # In Draw Low-hand the best low takes the pot (§ 553.13(i)(2)).
+        low_amount = amount // (2 * rules.chip_cents) * rules.chip_cents if variant.high else amount
         high_amount = amount - low_amount
         best_low = max(low for low, _ in lows.values())
         low_winners = [seat for seat in contenders if seat in lows and lows[seat][0] == best_low]
@@ -205,6 +207,8 @@ def _award(
         )
         for seat, share in split(low_amount, low_order, rules.chip_cents).items():
             lines.append(Line(LineKind.LOW, seat, index, share, section))
+    if not variant.high:
+        return lines, None
     for seat, share in split(
         high_amount, _high_order(state, high_winners, highs), rules.chip_cents
     ).items():

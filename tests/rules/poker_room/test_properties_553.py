@@ -20,6 +20,7 @@ from tables.rules.poker_room.hand import (
     Phase,
     bet_or_raise_to,
     check_or_call,
+    discard,
     fold,
     muck,
     open_hand,
@@ -85,8 +86,16 @@ def test_553_chips_are_conserved_and_pots_go_only_to_eligible_players(rules, dec
     button = data.draw(st.integers(1, players)) if rules.variant.button else None
     cards = iter(deck)
     state = deal_all(open_hand(rules, stacks, button=button), cards)
-    while state.phase is Phase.BETTING:
-        state = deal_all(_act(state, data), cards)
+    while state.phase in (Phase.BETTING, Phase.DRAWING):
+        if state.phase is Phase.DRAWING:
+            seat = state.drawing[0]
+            held = [card for card, _ in state.cards[seat]]
+            state = discard(
+                state, seat, tuple(data.draw(st.lists(st.sampled_from(held), unique=True)))
+            )
+        else:
+            state = _act(state, data)
+        state = deal_all(state, cards)
     while state.phase is Phase.SHOWDOWN:
         seat = state.showdown_order[len(state.shown) + len(state.mucked)]
         concede = data.draw(st.booleans()) and verify_muck(state, seat) is None
