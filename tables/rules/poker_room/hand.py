@@ -164,6 +164,7 @@ class HandState:
     current_bet: int = 0
     raise_size: int = 0
     raises: int = 0
+    short_raises: int = 0
     acted: frozenset[int] = frozenset()
     last_aggressor: int | None = None
     forced_bet_seat: int | None = None
@@ -523,7 +524,7 @@ def _begin_betting(state: HandState, order: tuple[int, ...]) -> HandState:
     able = tuple(seat for seat in order if state.stacks[seat] > 0)
     state = replace(
         state, phase=Phase.BETTING, to_act=able, raise_size=state.rules.bet_size(state.street),
-        raises=0, acted=frozenset(),
+        raises=0, acted=frozenset(), short_raises=0,
     )  # fmt: skip
     facing = any(state.bets.get(seat, 0) < state.current_bet for seat in able)
     if len(able) < 2 and not facing:
@@ -600,12 +601,17 @@ def verify_bet_or_raise_to(state: HandState, seat: int, amount_cents: int) -> Re
         return Refusal("553.8(b)", f"seat {seat} has only {stakes} of table stakes", "amount_cents")
     if amount_cents <= state.current_bet:
         return Refusal("553.1", "a raise is greater than the preceding bet", "amount_cents")
-    others = [other for other in state.live if other != seat and state.stacks[other] > 0]
+    # Betting continues only "among the other players" with stakes left (§ 553.8(b)(4)(iii)):
+    # a raise nobody can call more than the current bet of would only be returned.
+    others = [
+        other for other in state.live
+        if other != seat and state.stacks[other] + state.bets.get(other, 0) > state.current_bet
+    ]  # fmt: skip
     if not others:
         return Refusal(
-            "553.8(b)(4)(iii)", "every other player is all-in: nobody can call", "amount_cents"
+            "553.8(b)(4)(iii)", "no other player can call more than the current bet", "amount_cents"
         )
-    if seat in state.acted:
+    if seat in state.acted and state.short_raises < state.raise_size:
         return Refusal(
             "553.18", "an all-in below a full raise does not reopen the raising", "amount_cents"
         )
@@ -627,10 +633,17 @@ def bet_or_raise_to(state: HandState, seat: int, amount_cents: int) -> HandState
     state = _pay(state, seat, amount_cents - state.bets.get(seat, 0), into_bet=True)
     if full:
         raise_size = max(size, amount_cents - before) if opening else amount_cents - before
-        state = replace(state, raise_size=raise_size, acted=frozenset({seat}),
+        state = replace(state, raise_size=raise_size, acted=frozenset({seat}), short_raises=0,
                         raises=state.raises + (0 if opening else 1))  # fmt: skip
     else:
-        state = replace(state, acted=state.acted | {seat})
+        # Below a full bet nobody has yet faced a full wager, so everyone may still
+        # complete or raise; short all-ins that add up to a full raise reopen the
+        # raising, as in pokerkit.
+        short = state.short_raises + amount_cents - before
+        if opening or short >= state.raise_size:
+            state = replace(state, acted=frozenset({seat}), short_raises=0)
+        else:
+            state = replace(state, acted=state.acted | {seat}, short_raises=short)
     again = tuple(
         other for other in _clockwise_after(state.live, seat)
         if other != seat and state.stacks[other] > 0

@@ -82,29 +82,28 @@ def build_pots(
 def split(
     amount_cents: int, winners_in_odd_chip_order: Sequence[int], chip_cents: int
 ) -> dict[int, int]:
-    """Share a pot equally among tied winners; the odd chips go in the order given.
+    """Share a pot equally among tied winners; the excess goes to the first one.
 
-    The share is a whole number of chips; what cannot be divided goes a chip at
-    a time to the winners in ``winners_in_odd_chip_order`` (the first gets the
-    first chip: the player with the highest card by suit, § 553.10(i)(2)(ii)),
-    any amount below one chip with the first chip (§ 553.10(i)(2)(i) bounds
-    the excess by $1, so the rule set's chip is at most $1).
+    Each share is a whole number of chips; "the excess ... shall be given to the
+    player with the highest ranking high Poker card by suit" (§ 553.10(i)(2)(ii),
+    and (iii) for the low): to one player, the first of
+    ``winners_in_odd_chip_order``. With three or more tied players the excess may
+    be more than one chip, though the text says it "may not exceed $1"; it
+    still goes to that one player, as the text says.
 
     :param amount_cents: the amount to share.
-    :param winners_in_odd_chip_order: the tied winners, the odd chip's first.
+    :param winners_in_odd_chip_order: the tied winners, the excess's first.
     :param chip_cents: the smallest chip in play.
     :return: each winner's share.
 
     >>> split(1_000, (3, 1, 7), chip_cents=100)
     {3: 400, 1: 300, 7: 300}
+    >>> split(1_100, (3, 1, 7), chip_cents=100)
+    {3: 500, 1: 300, 7: 300}
     >>> split(1_050, (2, 5), chip_cents=100)
     {2: 550, 5: 500}
     """
-    count = len(winners_in_odd_chip_order)
-    chips, below_a_chip = divmod(amount_cents, chip_cents)
-    each, odd = divmod(chips, count)
-    shares = {}
-    for position, seat in enumerate(winners_in_odd_chip_order):
-        shares[seat] = (each + (1 if position < odd else 0)) * chip_cents
-    shares[winners_in_odd_chip_order[0]] += below_a_chip
+    each = amount_cents // (chip_cents * len(winners_in_odd_chip_order)) * chip_cents
+    shares = dict.fromkeys(winners_in_odd_chip_order, each)
+    shares[winners_in_odd_chip_order[0]] += amount_cents - each * len(shares)
     return shares

@@ -242,3 +242,42 @@ def test_553_12_j_2_omaha_hi_lo_splits_and_the_odd_chip_goes_high():
     lows = [(line.seat, line.amount_cents) for line in result.lines if line.kind is LineKind.LOW]
     highs = [(line.seat, line.amount_cents) for line in result.lines if line.kind is LineKind.HIGH]
     assert lows == [(1, 200)] and highs == [(2, 300)]
+
+
+def test_553_8_b_4_iii_no_raise_when_no_other_player_can_call_more():
+    state = deal_all(
+        open_hand(_rules(), {1: 5_000, 2: 5_000, 3: 600}, button=3), stacked("AhKh QdQc 9s9c")
+    )
+    state = fold(bet_or_raise_to(state, 3, 600), 1)  # seat 3 is all-in; seat 1 folds
+    refusal = verify_bet_or_raise_to(state, 2, 1_200)
+    assert refusal is not None and refusal.section == "553.8(b)(4)(iii)"
+    assert verify_check_or_call(state, 2) is None
+
+
+def test_553_18_a_short_all_in_raise_does_not_reopen_the_raising():
+    deck = stacked("AhKh QdQc 9s9c 3c 4h5h6h")
+    state = deal_all(open_hand(_rules(), {1: 5_000, 2: 5_000, 3: 500}, button=3), deck)
+    state = check_or_call(check_or_call(check_or_call(state, 3), 1), 2)
+    state = deal_all(state, deck)
+    state = check_or_call(bet_or_raise_to(state, 1, 200), 2)
+    state = bet_or_raise_to(state, 3, 300)  # all-in: a raise of 100, short of the 200 bet
+    refusal = verify_bet_or_raise_to(state, 1, 600)
+    assert refusal is not None and refusal.section == "553.18"
+    assert refusal.reason == "an all-in below a full raise does not reopen the raising"
+    assert verify_check_or_call(state, 1) is None
+
+
+def test_553_18_a_short_all_in_opening_bet_leaves_the_players_who_checked_free_to_raise():
+    deck = stacked("AhKh QdQc 9s9c 3c 4h5h6h 3d 7d")
+    state = deal_all(open_hand(_rules(), {1: 5_000, 2: 5_000, 3: 400}, button=3), deck)
+    state = _check_down_street(_check_down_street(state, deck), deck)  # pre-flop and flop
+    state = check_or_call(check_or_call(state, 1), 2)  # the turn is checked to seat 3 ...
+    state = bet_or_raise_to(state, 3, 200)  # ... all-in for less than the 400 bet
+    assert verify_bet_or_raise_to(state, 1, 400) is None
+
+
+def _check_down_street(state, deck):
+    street = state.street_index
+    while state.phase is Phase.BETTING and state.street_index == street:
+        state = check_or_call(state, state.to_act[0])
+    return deal_all(state, deck)
