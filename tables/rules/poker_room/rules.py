@@ -22,8 +22,9 @@ and "closest to the left of the dealer" (§ 553.10(f)(2)) the lowest.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
+from fractions import Fraction
 
 from tables.rules.poker_room.charges import BadBeatRules, IncrementalRake, PercentageRake
 from tables.rules.poker_room.lows import LowTieBreak
@@ -33,6 +34,8 @@ __all__ = [
     "FIVE_CARD_DRAW_LOW",
     "FIVE_CARD_STUD",
     "HOLDEM",
+    "Kill",
+    "KillOption",
     "OMAHA",
     "OMAHA_HI_LO_8",
     "SEVEN_CARD_STUD",
@@ -102,6 +105,48 @@ class OddChipHighOnly(StrEnum):
     """As § 553.10(i)(2)(ii) says for a tied high half."""
     FIRST_LEFT_OF_BUTTON = "first_left_of_button"
     """The tied player first clockwise from the button (or the dealer)."""
+
+
+class KillOption(StrEnum):
+    """Omaha High-low-hand Split Eight or Better's raised limits (§ 553.1, § 553.12(m))."""
+
+    KILL = "kill"
+    """"the betting limits are twice the posted table wagering limits"."""
+    HALF_KILL = "half_kill"
+    """"increased by one-half the posted table wagering limits"."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Kill:
+    """The Kill or Half-kill option and its qualifying pot (§ 553.1, § 553.12(m))."""
+
+    option: KillOption
+    qualifying_pot_cents: int
+
+    @property
+    def factor(self) -> Fraction:
+        """How much the posted limits are multiplied by while the option is in force."""
+        return Fraction(2) if self.option is KillOption.KILL else Fraction(3, 2)
+
+    def in_force_next(
+        self, *, in_force: bool, pot_cents: int, scooped: bool, split_high_low: bool
+    ) -> bool:
+        """Whether the next hand plays at the raised limits (§ 553.1 "Kill option").
+
+        They begin "when one player wins an entire qualifying pot" and "remain in
+        effect until a pot is split between one player winning the high hand and
+        another player winning the low-hand or until a pot does not equal or
+        exceed the qualifying pot".
+
+        >>> kill = Kill(option=KillOption.KILL, qualifying_pot_cents=5_000)
+        >>> kill.in_force_next(in_force=False, pot_cents=6_000, scooped=True, split_high_low=False)
+        True
+        >>> kill.in_force_next(in_force=True, pot_cents=6_000, scooped=False, split_high_low=True)
+        False
+        """
+        if pot_cents < self.qualifying_pot_cents:
+            return False
+        return not split_high_low if in_force else scooped
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -266,6 +311,7 @@ class PokerRuleSet:
     :ivar disclose_all_hands: losing hands may not be conceded unseen (§ 553.16(d)).
     :ivar rake: the rake of § 553.15(b)(1) or (2), or None.
     :ivar bad_beat: the Bad Beat fund's posted rules, or None (§ 553.20).
+    :ivar kill: the Kill or Half-kill option, Omaha Eight or Better only (§ 553.12(m)).
     """
 
     variant: Variant
@@ -282,6 +328,7 @@ class PokerRuleSet:
     disclose_all_hands: bool = False
     rake: PercentageRake | IncrementalRake | None = None
     bad_beat: BadBeatRules | None = None
+    kill: Kill | None = None
 
     def __post_init__(self) -> None:
         if self.blinds_cents and not self.variant.button:
@@ -294,8 +341,34 @@ class PokerRuleSet:
             raise ValueError(f"§ {self.variant.section}(d): {self.variant.name} needs a Blind Bet")
         if not 0 < self.chip_cents <= 100:
             raise ValueError("§ 553.10(i)(2)(i): the odd chip may not exceed $1")
+        if self.kill is not None and self.variant.low is not LowRule.EIGHT_OR_BETTER:
+            raise ValueError("§ 553.12(m): the Kill options belong to Omaha Eight or Better")
         if self.small_bet_cents <= 0 or self.big_bet_cents < self.small_bet_cents:
             raise ValueError("§ 553.18: the bets must be positive, the big bet at least the small")
+
+    def killed(self) -> PokerRuleSet:
+        """The rule set at the Kill or Half-kill limits, each rounded down to the chip.
+
+        >>> rules = PokerRuleSet(variant=OMAHA_HI_LO_8, structure=Structure.LIMIT,
+        ...     small_bet_cents=400, big_bet_cents=800, blinds_cents=(200, 400),
+        ...     kill=Kill(option=KillOption.HALF_KILL, qualifying_pot_cents=10_000))
+        >>> killed = rules.killed()
+        >>> killed.small_bet_cents, killed.big_bet_cents, killed.kill is None
+        (600, 1200, True)
+        """
+        if self.kill is None:
+            raise ValueError("§ 553.12(m): this table offers no Kill option")
+        factor = self.kill.factor
+        chip = self.chip_cents
+
+        def raised(amount: int) -> int:
+            return int(amount * factor) // chip * chip
+
+        # The raised limits are not raised again while in force.
+        return replace(
+            self, small_bet_cents=raised(self.small_bet_cents),
+            big_bet_cents=raised(self.big_bet_cents), kill=None,
+        )  # fmt: skip
 
     def bet_size(self, street: Street) -> int:
         """The limit bet of ``street``, or the minimum bet of the other structures."""

@@ -95,6 +95,29 @@ class HandSettlement:
         """What ``seat`` takes from the table: its uncalled bet and its winnings."""
         return sum(line.amount_cents for line in self.lines if line.seat == seat)
 
+    @property
+    def scooped(self) -> bool:
+        """One player won every pot entirely: what starts a Kill (§ 553.1 "Kill option")."""
+        winners = {line.seat for line in self.lines if line.kind in _WINNINGS}
+        return len(winners) == 1
+
+    @property
+    def split_high_low(self) -> bool:
+        """A pot was split between a high winner and another player's low: what ends a Kill."""
+        for index in range(len(self.pots)):
+            high = {
+                line.seat for line in self.lines if line.pot == index and line.kind is LineKind.HIGH
+            }
+            low = {
+                line.seat for line in self.lines if line.pot == index and line.kind is LineKind.LOW
+            }
+            if high and low and high != low:
+                return True
+        return False
+
+
+_WINNINGS = frozenset({LineKind.HIGH, LineKind.LOW, LineKind.UNCONTESTED})
+
 
 _Ranked = tuple[tuple[int, int], ...]
 """Cards as (rank, suit order) pairs, highest first: what the odd chip compares."""

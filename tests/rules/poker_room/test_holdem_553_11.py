@@ -24,7 +24,14 @@ from tables.rules.poker_room.hand import (
     verify_deal,
     verify_muck,
 )
-from tables.rules.poker_room.rules import HOLDEM, OMAHA_HI_LO_8, PokerRuleSet, Structure
+from tables.rules.poker_room.rules import (
+    HOLDEM,
+    OMAHA_HI_LO_8,
+    Kill,
+    KillOption,
+    PokerRuleSet,
+    Structure,
+)
 from tables.rules.poker_room.settlement import LineKind, settle
 from tests.rules.poker_room.table import deal_all, holdem_deck, stacked
 
@@ -242,6 +249,26 @@ def test_553_12_j_2_omaha_hi_lo_splits_and_the_odd_chip_goes_high():
     lows = [(line.seat, line.amount_cents) for line in result.lines if line.kind is LineKind.LOW]
     highs = [(line.seat, line.amount_cents) for line in result.lines if line.kind is LineKind.HIGH]
     assert lows == [(1, 200)] and highs == [(2, 300)]
+    # A pot split between a high and another player's low ends a Kill (§ 553.1).
+    assert result.split_high_low and not result.scooped
+
+
+def test_553_12_m_the_kill_options_raise_the_limits_after_a_scooped_qualifying_pot():
+    kill = Kill(option=KillOption.KILL, qualifying_pot_cents=2_000)
+    rules = PokerRuleSet(
+        variant=OMAHA_HI_LO_8, structure=Structure.LIMIT, small_bet_cents=200, big_bet_cents=400,
+        blinds_cents=(100, 200), kill=kill,
+    )  # fmt: skip
+    assert (rules.killed().small_bet_cents, rules.killed().big_bet_cents) == (400, 800)
+    starts = kill.in_force_next(in_force=False, pot_cents=2_000, scooped=True, split_high_low=False)
+    small_pot = kill.in_force_next(
+        in_force=True, pot_cents=1_999, scooped=True, split_high_low=False
+    )
+    split = kill.in_force_next(in_force=True, pot_cents=9_000, scooped=False, split_high_low=True)
+    tied = kill.in_force_next(in_force=True, pot_cents=9_000, scooped=False, split_high_low=False)
+    assert (starts, small_pot, split, tied) == (True, False, False, True)
+    with pytest.raises(ValueError, match="553.12"):
+        _rules(kill=kill)
 
 
 def test_553_8_b_4_iii_no_raise_when_no_other_player_can_call_more():
