@@ -41,12 +41,12 @@ Refusal(section='553.11(f)', reason="it is seat 3's turn to act", field='seat')
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import NamedTuple
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from tables.rules.cards import Card, Rank, Suit
-from tables.rules.engine import Refusal, RuleViolation
+from tables.rules.engine import Refusal, RuleViolation, evolve
 from tables.rules.poker_room.rules import (
     ForcedBetCard,
     Opener,
@@ -115,6 +115,9 @@ class Automation(StrEnum):
     """Every hand shown at the showdown in the order of § 553.16(d)."""
 
 
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})
+
+
 class Post(NamedTuple):
     """A forced wager still owed."""
 
@@ -131,9 +134,12 @@ class Slot(NamedTuple):
     burn: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HandState:
+class HandState(NamedTuple):
     """A hand of poker at one moment; build with :func:`open_hand`.
+
+    A value, like :class:`tables.rules.machine.RoundState`: every action returns
+    a new one (through :func:`~tables.rules.engine.evolve`, which copies only
+    the changed fields) and none is changed in place.
 
     Money is integer cents. ``contributed`` is everything a seat put in this
     hand (antes included), ``bets`` what it put in on the current street
@@ -147,9 +153,9 @@ class HandState:
     button: int | None
     stacks: Mapping[int, int]
     contributed: Mapping[int, int]
-    bets: Mapping[int, int] = field(default_factory=dict)
+    bets: Mapping[int, int] = _EMPTY
     folded: frozenset[int] = frozenset()
-    cards: Mapping[int, tuple[tuple[Card, bool], ...]] = field(default_factory=dict)
+    cards: Mapping[int, tuple[tuple[Card, bool], ...]] = _EMPTY
     board: tuple[Card, ...] = ()
     burnt: tuple[Card, ...] = ()
     discarded: tuple[Card, ...] = ()
@@ -253,7 +259,7 @@ def open_hand(rules: PokerRuleSet, stacks: Mapping[int, int], *, button: int | N
         posts += _blinds(state)
     if not posts:
         return _begin_dealing(state)
-    return replace(state, posts=tuple(posts))
+    return evolve(state, posts=tuple(posts))
 
 
 # Posting -----------------------------------------------------------------------
@@ -292,8 +298,8 @@ def post(state: HandState, seat: int) -> HandState:
         # round is over once the others have responded to it (§ 553.10(e)): unlike
         # a Blind Bet (§ 553.11(f)), the Forced Bet has no option of its own.
         others = tuple(other for other in _clockwise_after(state.live, seat) if other != seat)
-        return _begin_betting(replace(state, posts=(), current_bet=owed.amount_cents), others)
-    state = replace(state, posts=tuple(rest))
+        return _begin_betting(evolve(state, posts=(), current_bet=owed.amount_cents), others)
+    state = evolve(state, posts=tuple(rest))
     if rest:
         return state
     if owed.kind is PostKind.BLIND and state.rules.variant.blinds_after_deal:
@@ -305,7 +311,7 @@ def _pay(state: HandState, seat: int, amount: int, *, into_bet: bool) -> HandSta
     stacks = {**state.stacks, seat: state.stacks[seat] - amount}
     contributed = {**state.contributed, seat: state.contributed[seat] + amount}
     bets = {**state.bets, seat: state.bets.get(seat, 0) + amount} if into_bet else state.bets
-    return replace(state, stacks=stacks, contributed=contributed, bets=bets)
+    return evolve(state, stacks=stacks, contributed=contributed, bets=bets)
 
 
 # Dealing -----------------------------------------------------------------------
@@ -317,7 +323,7 @@ def _begin_dealing(state: HandState) -> HandState:
     if street.draw:
         # One player at a time from the immediate left of the button (§ 553.13(g)).
         drawing = _clockwise_after(state.live, state.button)
-        return replace(state, phase=Phase.DRAWING, drawing=drawing, deals=())
+        return evolve(state, phase=Phase.DRAWING, drawing=drawing, deals=())
     slots = [Slot(None, False, burn=True)] if street.burn else []
     # All-in players go on receiving cards (§ 553.8(b)(4)(ii)).
     order = _clockwise_after(state.live, _first_in_order(state))
@@ -327,7 +333,7 @@ def _begin_dealing(state: HandState) -> HandState:
     for face_up in street.player_cards:
         slots += [Slot(seat, face_up) for seat in order]
     slots += [Slot(None, True)] * street.board_cards
-    return replace(state, phase=Phase.DEALING, deals=tuple(slots))
+    return evolve(state, phase=Phase.DEALING, deals=tuple(slots))
 
 
 DECK_SIZE = 52
@@ -342,9 +348,9 @@ def _common_card(state: HandState, left: int) -> HandState:
     then deal the common card": the burn cards may then be dealt again.
     """
     if left <= 1:
-        state = replace(state, reshuffled=(*state.reshuffled, *state.burnt), burnt=())
+        state = evolve(state, reshuffled=(*state.reshuffled, *state.burnt), burnt=())
     slots = (Slot(None, False, burn=True), Slot(None, True))
-    return replace(state, phase=Phase.DEALING, deals=slots)
+    return evolve(state, phase=Phase.DEALING, deals=slots)
 
 
 def _refuse_card(state: HandState, card: Card, *, burning: bool) -> Refusal | None:
@@ -373,7 +379,7 @@ def verify_burn(state: HandState, card: Card) -> Refusal | None:
 def burn(state: HandState, card: Card) -> HandState:
     """Burn ``card`` face down (§ 553.7(e)(3))."""
     _check(verify_burn(state, card))
-    return _dealt(replace(state, burnt=(*state.burnt, card)))
+    return _dealt(evolve(state, burnt=(*state.burnt, card)))
 
 
 def verify_deal(state: HandState, card: Card, seat: int | None, *, face_up: bool) -> Refusal | None:
@@ -400,22 +406,22 @@ def deal(state: HandState, card: Card, seat: int | None, *, face_up: bool) -> Ha
     """Deal ``card`` to ``seat`` (or the board when None)."""
     _check(verify_deal(state, card, seat, face_up=face_up))
     if seat is None:
-        state = replace(state, board=(*state.board, card))
+        state = evolve(state, board=(*state.board, card))
     else:
         held = state.cards.get(seat, ())
-        state = replace(state, cards={**state.cards, seat: (*held, (card, face_up))})
+        state = evolve(state, cards={**state.cards, seat: (*held, (card, face_up))})
     return _dealt(state)
 
 
 def _dealt(state: HandState) -> HandState:
-    state = replace(state, deals=state.deals[1:])
+    state = evolve(state, deals=state.deals[1:])
     if state.deals:
         return state
     if state.street.draw:
         return _next_drawer(state)
     if state.rules.variant.blinds_after_deal and state.street_index == 0:
         # Five-card Draw's Blind Bets come after the deal (§ 553.13(e)).
-        return replace(state, phase=Phase.POSTING, posts=tuple(_blinds(state)))
+        return evolve(state, phase=Phase.POSTING, posts=tuple(_blinds(state)))
     return _open_betting(state)
 
 
@@ -425,10 +431,10 @@ def _open_betting(state: HandState) -> HandState:
     if street.opener is Opener.FORCED_BET:
         seat = _forced_bet_seat(state)
         owed = Post(seat, PostKind.FORCED_BET, state.rules.forced_bet_cents)
-        return replace(state, phase=Phase.POSTING, posts=(owed,), forced_bet_seat=seat)
+        return evolve(state, phase=Phase.POSTING, posts=(owed,), forced_bet_seat=seat)
     if street.opener is Opener.BLINDS:
         last_blind = _blinds(state)[-1].seat
-        state = replace(state, current_bet=max(state.bets.values(), default=0))
+        state = evolve(state, current_bet=max(state.bets.values(), default=0))
         return _begin_betting(state, _clockwise_after(state.live, last_blind))
     if street.opener is Opener.LEFT_OF_BUTTON:
         return _begin_betting(state, _clockwise_after(state.live, state.button))
@@ -460,7 +466,7 @@ def discard(state: HandState, seat: int, cards: tuple[Card, ...]) -> HandState:
     """
     _check(verify_discard(state, seat, cards))
     kept = tuple(pair for pair in state.cards[seat] if pair[0] not in cards)
-    state = replace(
+    state = evolve(
         state, cards={**state.cards, seat: kept}, discarded=(*state.discarded, *cards),
         drawing=state.drawing[1:],
     )  # fmt: skip
@@ -470,13 +476,13 @@ def discard(state: HandState, seat: int, cards: tuple[Card, ...]) -> HandState:
     if not state.draw_burnt:
         slots.insert(0, Slot(None, False, burn=True))
     if DECK_SIZE - len(state.seen) < len(slots):
-        state = replace(state, reshuffled=(*state.reshuffled, *state.discarded), discarded=())
-    return replace(state, phase=Phase.DEALING, deals=tuple(slots), draw_burnt=True)
+        state = evolve(state, reshuffled=(*state.reshuffled, *state.discarded), discarded=())
+    return evolve(state, phase=Phase.DEALING, deals=tuple(slots), draw_burnt=True)
 
 
 def _next_drawer(state: HandState) -> HandState:
     if state.drawing:
-        return replace(state, phase=Phase.DRAWING)
+        return evolve(state, phase=Phase.DRAWING)
     return _open_betting(state)
 
 
@@ -522,13 +528,13 @@ def _high_showing(state: HandState) -> int:
 
 def _begin_betting(state: HandState, order: tuple[int, ...]) -> HandState:
     able = tuple(seat for seat in order if state.stacks[seat] > 0)
-    state = replace(
+    state = evolve(
         state, phase=Phase.BETTING, to_act=able, raise_size=state.rules.bet_size(state.street),
         raises=0, acted=frozenset(), short_raises=0,
     )  # fmt: skip
     facing = any(state.bets.get(seat, 0) < state.current_bet for seat in able)
     if len(able) < 2 and not facing:
-        return _end_street(replace(state, to_act=()))
+        return _end_street(evolve(state, to_act=()))
     return state
 
 
@@ -550,7 +556,7 @@ def verify_fold(state: HandState, seat: int) -> Refusal | None:
 def fold(state: HandState, seat: int) -> HandState:
     """``seat`` folds (§ 553.1 "Fold")."""
     _check(verify_fold(state, seat))
-    return _acted(replace(state, folded=state.folded | {seat}, to_act=state.to_act[1:]))
+    return _acted(evolve(state, folded=state.folded | {seat}, to_act=state.to_act[1:]))
 
 
 def verify_check_or_call(state: HandState, seat: int) -> Refusal | None:
@@ -563,7 +569,7 @@ def check_or_call(state: HandState, seat: int) -> HandState:
     _check(verify_check_or_call(state, seat))
     amount = min(state.current_bet - state.bets.get(seat, 0), state.stacks[seat])
     state = _pay(state, seat, amount, into_bet=True)
-    return _acted(replace(state, to_act=state.to_act[1:], acted=state.acted | {seat}))
+    return _acted(evolve(state, to_act=state.to_act[1:], acted=state.acted | {seat}))
 
 
 def raise_bounds(state: HandState, seat: int) -> tuple[int, int]:
@@ -633,7 +639,7 @@ def bet_or_raise_to(state: HandState, seat: int, amount_cents: int) -> HandState
     state = _pay(state, seat, amount_cents - state.bets.get(seat, 0), into_bet=True)
     if full:
         raise_size = max(size, amount_cents - before) if opening else amount_cents - before
-        state = replace(state, raise_size=raise_size, acted=frozenset({seat}), short_raises=0,
+        state = evolve(state, raise_size=raise_size, acted=frozenset({seat}), short_raises=0,
                         raises=state.raises + (0 if opening else 1))  # fmt: skip
     else:
         # Below a full bet nobody has yet faced a full wager, so everyone may still
@@ -641,29 +647,29 @@ def bet_or_raise_to(state: HandState, seat: int, amount_cents: int) -> HandState
         # raising, as in pokerkit.
         short = state.short_raises + amount_cents - before
         if opening or short >= state.raise_size:
-            state = replace(state, acted=frozenset({seat}), short_raises=0)
+            state = evolve(state, acted=frozenset({seat}), short_raises=0)
         else:
-            state = replace(state, acted=state.acted | {seat}, short_raises=short)
+            state = evolve(state, acted=state.acted | {seat}, short_raises=short)
     again = tuple(
         other for other in _clockwise_after(state.live, seat)
         if other != seat and state.stacks[other] > 0
     )  # fmt: skip
-    return _acted(replace(state, current_bet=amount_cents, to_act=again, last_aggressor=seat))
+    return _acted(evolve(state, current_bet=amount_cents, to_act=again, last_aggressor=seat))
 
 
 def _acted(state: HandState) -> HandState:
     if len(state.live) == 1:
-        return replace(state, phase=Phase.COMPLETE, to_act=())
+        return evolve(state, phase=Phase.COMPLETE, to_act=())
     return state if state.to_act else _end_street(state)
 
 
 def _end_street(state: HandState) -> HandState:
     """A street's end names the next phase: the next street's dealing, or the showdown."""
     if len(state.live) == 1:
-        return replace(state, phase=Phase.COMPLETE)
-    state = replace(state, bets={}, current_bet=0)
+        return evolve(state, phase=Phase.COMPLETE)
+    state = evolve(state, bets={}, current_bet=0)
     if state.street_index + 1 < len(state.rules.variant.streets):
-        return _begin_dealing(replace(state, street_index=state.street_index + 1))
+        return _begin_dealing(evolve(state, street_index=state.street_index + 1))
     return _begin_showdown(state)
 
 
@@ -682,7 +688,7 @@ def _begin_showdown(state: HandState) -> HandState:
         order = _clockwise_after(state.live, _first_in_order(state))
     else:
         order = _starting_at(state.live, start)
-    return replace(state, phase=Phase.SHOWDOWN, showdown_order=order)
+    return evolve(state, phase=Phase.SHOWDOWN, showdown_order=order)
 
 
 def _refuse_showdown_turn(state: HandState, seat: int) -> Refusal | None:
@@ -702,7 +708,7 @@ def verify_show(state: HandState, seat: int) -> Refusal | None:
 def show(state: HandState, seat: int) -> HandState:
     """``seat`` displays its hand in its entirety (§ 553.16(d))."""
     _check(verify_show(state, seat))
-    return _showdown_step(replace(state, shown=(*state.shown, seat)))
+    return _showdown_step(evolve(state, shown=(*state.shown, seat)))
 
 
 def verify_muck(state: HandState, seat: int) -> Refusal | None:
@@ -724,12 +730,12 @@ def verify_muck(state: HandState, seat: int) -> Refusal | None:
 def muck(state: HandState, seat: int) -> HandState:
     """``seat`` concedes its rights to the pot without showing (§ 553.16(d))."""
     _check(verify_muck(state, seat))
-    return _showdown_step(replace(state, mucked=state.mucked | {seat}))
+    return _showdown_step(evolve(state, mucked=state.mucked | {seat}))
 
 
 def _showdown_step(state: HandState) -> HandState:
     if len(state.shown) + len(state.mucked) == len(state.showdown_order):
-        return replace(state, phase=Phase.COMPLETE)
+        return evolve(state, phase=Phase.COMPLETE)
     return state
 
 

@@ -32,9 +32,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
 
-from tables.rules.cards import Card
+from tables.rules.cards import Card, Rank
 from tables.rules.engine import RuleViolation
-from tables.rules.hands import FiveCardHand, evaluate_five
+from tables.rules.hands import FiveCardHand, evaluate_five, five_card_strength
 from tables.rules.poker_room.charges import IncrementalRake
 from tables.rules.poker_room.hand import SUIT_ORDER, HandState, Phase
 from tables.rules.poker_room.lows import LowHand, evaluate_low, low_pip
@@ -125,10 +125,16 @@ _Ranked = tuple[tuple[int, int], ...]
 
 def _best_high(state: HandState, seat: int) -> tuple[FiveCardHand, _Ranked]:
     """The best high hand and, among the five-card sets making it, the one with the highest card."""
-    return max(
-        ((evaluate_five(five), _desc(five)) for five in _fives(state, seat)),
-        key=lambda pair: (pair[0], pair[1]),
+    fives = list(_fives(state, seat))
+    strengths = [five_card_strength(five) for five in fives]
+    best = max(strengths)
+    # Only the sets making the best hand matter for the odd chip's card.
+    top = max(
+        _desc(five) for five, strength in zip(fives, strengths, strict=True) if strength == best
     )
+    return evaluate_five(
+        next(five for five, s in zip(fives, strengths, strict=True) if s == best)
+    ), top
 
 
 def _best_low(state: HandState, seat: int) -> tuple[LowHand, tuple[Card, ...]] | None:
@@ -136,6 +142,9 @@ def _best_low(state: HandState, seat: int) -> tuple[LowHand, tuple[Card, ...]] |
     qualifier = rules.variant.low is LowRule.EIGHT_OR_BETTER
     best: tuple[LowHand, tuple[Card, ...]] | None = None
     for five in _fives(state, seat):
+        # A nine or above never qualifies (§ 553.10(j)): skip it before evaluating.
+        if qualifier and any(Rank.EIGHT < card.rank < Rank.ACE for card in five):
+            continue
         low = evaluate_low(five, rules.low_tie_break)
         if qualifier and not low.qualifies_eight_or_better:
             continue
