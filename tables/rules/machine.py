@@ -32,6 +32,7 @@ States are values: :func:`apply` returns a new state and never changes one.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from operator import is_
 from typing import Any, NamedTuple, cast
 
 from tables.rules.cards import Card
@@ -635,14 +636,39 @@ def _refuse_winner_first(state: RoundState) -> Refusal | None:
             sign = 1 if isinstance(action, DealerCollected) else -1
             key = (action.seat, action.wager)
             taken[key] = taken.get(key, 0) + sign * action.amount_cents
-    for line in required_settlement(state).lines:
-        if line.collected_cents and taken.get((line.seat, line.wager), 0) < line.collected_cents:
+    for line in _losers(state):
+        if taken.get((line.seat, line.wager), 0) < line.collected_cents:
             return Refusal(
                 state.cite("losers_first"),
                 f"collect seat {line.seat}'s losing {line.wager} before paying any winner",
                 None,
             )
     return None
+
+
+_DEALER_ACTIONS = RoundState._fields.index("dealer_actions")
+#: The state :func:`_losers` last settled and its losing lines. Paying, collecting and
+#: returning change only ``dealer_actions``, which no settlement reads, so every payment
+#: of a settlement after the first finds the same objects in every other field and reuses
+#: the lines instead of settling the round again per payment (most of a dice round's
+#: replay, where every wager is settled at each payment). States are immutable and the
+#: entry holds its state, so an identical object is never a recycled one.
+_losers_of: tuple[RoundState | None, tuple[SettlementLine, ...]] = (None, ())
+
+
+def _losers(state: RoundState) -> tuple[SettlementLine, ...]:
+    """The lines of ``state``'s required settlement that collect a losing wager."""
+    global _losers_of
+    held, lines = _losers_of  # one read: another thread may replace the entry
+    if (
+        held is not None
+        and all(map(is_, held[:_DEALER_ACTIONS], state[:_DEALER_ACTIONS]))
+        and all(map(is_, held[_DEALER_ACTIONS + 1 :], state[_DEALER_ACTIONS + 1 :]))
+    ):
+        return lines
+    lines = tuple(line for line in required_settlement(state).lines if line.collected_cents)
+    _losers_of = (state, lines)
+    return lines
 
 
 def _throw_due(state: RoundState, step: Throw) -> int:

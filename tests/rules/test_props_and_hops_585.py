@@ -76,6 +76,22 @@ def test_585_3_h_a_round_settles_at_the_odds_and_losers_are_collected_first():
     assert ("shaker_passes", "shooter_left") in result.settlement.options_applied
 
 
+def test_585_3_h_losers_first_is_judged_on_each_round_s_own_settlement():
+    """The losing lines are settled once per settlement and reused for its payments: a
+    collection given back, or another round at the same point, is judged on its own."""
+    wagers = [(1, "HOP_3_4", 500), (2, "FIELD", 1000)]
+    paid = DealerPaid(seat=1, wager="HOP_3_4", amount_cents=7500)
+    collected = DealerCollected(seat=2, wager="FIELD", amount_cents=1000)
+    settled = replay(a_round(wagers, DiceThrown(faces=(4, 3)), collected, paid))
+    assert settled.findings == ()
+    given_back = WagerReturned(seat=2, wager="FIELD", amount_cents=1000)
+    with pytest.raises(RuleViolation, match=r"585\.3\(h\).*collect seat 2's losing FIELD"):
+        replay(a_round(wagers, DiceThrown(faces=(4, 3)), collected, paid, given_back, paid))
+    other = a_round([(1, "HOP_3_4", 500), (3, "HARD_4", 300)], DiceThrown(faces=(3, 4)))
+    with pytest.raises(RuleViolation, match=r"collect seat 3's losing HARD_4"):
+        replay([*other, paid])
+
+
 @pytest.mark.parametrize("kind", ["DIE_OUT_OF_SHAKER", "DIE_ON_DIE", "NOT_FLAT"])
 def test_585_3_f_g_a_no_roll_returns_every_wager(kind):
     events = a_round([(1, "HARD_4", 500), (2, "ANY_CRAPS", 300)],
