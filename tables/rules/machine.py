@@ -88,6 +88,7 @@ __all__ = [
     "Miscall",
     "miscalls",
     "carried",
+    "refuse_next_opening",
     "draws_due",
     "withdrawn_lines",
     "taken_lines",
@@ -1148,6 +1149,26 @@ def carried(state: RoundState) -> Mapping[str, Any]:
     if carries is None or not complete(state):
         return {}
     return carries(state)
+
+
+def refuse_next_opening(previous: RoundState, opened: RoundOpened) -> Refusal | None:
+    """The refusal of ``opened``, the next round at the table after the closed round
+    ``previous``, if it does not open as that round left the table (``Game.opens_with``:
+    § 585.3(j)'s shooter)."""
+    game = previous.game
+    if game.opens_with is None or previous.phase != CLOSED or opened.game != game.id:
+        return None
+    required = game.opens_with(previous, opened)
+    for spec in game.options:
+        if spec.name not in required:
+            continue
+        given = opened.options.get(spec.name)
+        if given != required[spec.name]:
+            return Refusal(previous.section(spec.section),
+                           f"{spec.name} is {required[spec.name]} after round "
+                           f"{previous.opened.round_id} at the table, got {given}",
+                           f"options.{spec.name}")  # fmt: skip
+    return None
 
 
 def _carried_notes(state: RoundState) -> tuple[str, ...]:

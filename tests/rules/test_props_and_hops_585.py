@@ -19,7 +19,7 @@ from tables.rules.events import (
     WagerReturned,
 )
 from tables.rules.games import props_and_hops_585 as game
-from tables.rules.machine import carried, miscalls
+from tables.rules.machine import carried, miscalls, refuse_next_opening
 from tables.rules.replay import FindingKind, replay
 
 DAY = datetime.date(2024, 5, 1)
@@ -191,3 +191,38 @@ def test_585_2_f_4_any_doubles_reading_when_not_a_double():
     settlement = replay(events).settlement
     assert settlement.line(1, "ANY_DOUBLES").outcome is Outcome.RETURNED
     assert ("any_doubles_otherwise", "returned") in settlement.options_applied
+
+
+def _closed_round(faces, seats=(1, 2, 3), **options):
+    events = a_round([], DiceThrown(faces=faces), RoundClosed(), seats=seats, **options)
+    return replay(events).final_state
+
+
+@pytest.mark.parametrize(
+    ("faces", "passes", "shooter", "next_seats", "next_shooter"),
+    [((3, 4), "shooter_left", 2, (1, 2, 3), 3), ((3, 3), "shooter_left", 2, (1, 2, 3), 2),
+     ((3, 4), "shooter_left", 2, (1, 2, 5), 5), ((3, 4), "dealer_left", 2, (2, 3), 3),
+     ((3, 4), "shooter_left", 3, (1, 2, 3, 4), 4), ((5, 5), "shooter_left", 2, (1, 3), 3),
+     ((5, 5), "dealer_left", 2, (1, 3), 1)],
+)  # fmt: skip
+def test_585_3_j_the_next_round_opens_with_the_shooter_the_table_carries(
+    faces, passes, shooter, next_seats, next_shooter
+):
+    """Seated at the next round: a player sat down to the shooter's left takes the shaker
+    after a 7; a shooter gone before a 7 passes it to the left the same way."""
+    previous = _closed_round(faces, shaker_passes=passes, shooter=shooter)
+    assert game.opens_with(previous, opened(next_seats, shaker_passes=passes)) == {
+        "shooter": next_shooter
+    }
+    right = opened(next_seats, shaker_passes=passes, shooter=next_shooter)
+    assert refuse_next_opening(previous, right) is None
+    wrong = opened(next_seats, shaker_passes=passes, shooter=None)
+    refusal = refuse_next_opening(previous, wrong)
+    assert refusal is not None
+    assert (refusal.section, refusal.field) == ("585.3(j)", "options.shooter")
+    assert f"shooter is {next_shooter} after round R-PH" in refusal.reason
+
+
+def test_585_3_j_a_round_still_open_leaves_the_next_one_unjudged():
+    in_play = replay(a_round([], DiceThrown(faces=(3, 4)))).final_state
+    assert refuse_next_opening(in_play, opened((1, 2, 3), shooter=1)) is None
