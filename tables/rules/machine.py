@@ -32,6 +32,7 @@ States are values: :func:`apply` returns a new state and never changes one.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from operator import is_
 from typing import Any, NamedTuple, cast
 
@@ -61,6 +62,7 @@ from tables.rules.events import (
     IrregularityKind,
     IrregularityReported,
     NoMoreBets,
+    Options,
     PlayerFolded,
     Recipient,
     RoundClosed,
@@ -89,6 +91,7 @@ __all__ = [
     "miscalls",
     "carried",
     "refuse_next_opening",
+    "opened_as_left",
     "draws_due",
     "withdrawn_lines",
     "taken_lines",
@@ -1151,14 +1154,27 @@ def carried(state: RoundState) -> Mapping[str, Any]:
     return carries(state)
 
 
+def _left(previous: RoundState, opened: RoundOpened) -> Mapping[str, Any]:
+    game = previous.game
+    if game.opens_with is None or previous.phase != CLOSED or opened.game != game.id:
+        return {}
+    return game.opens_with(previous, opened)
+
+
+def opened_as_left(previous: RoundState, opened: RoundOpened) -> RoundOpened:
+    """``opened`` with the options the table's closed round ``previous`` left it
+    (``Game.opens_with``), as a simulated table records its next round."""
+    left = _left(previous, opened)
+    if not left:
+        return opened
+    return replace(opened, options=Options({**opened.options.as_dict(), **left}))
+
+
 def refuse_next_opening(previous: RoundState, opened: RoundOpened) -> Refusal | None:
     """The refusal of ``opened``, the next round at the table after the closed round
     ``previous``, if it does not open as that round left the table (``Game.opens_with``:
     § 585.3(j)'s shooter)."""
-    game = previous.game
-    if game.opens_with is None or previous.phase != CLOSED or opened.game != game.id:
-        return None
-    required = game.opens_with(previous, opened)
+    game, required = previous.game, _left(previous, opened)
     for spec in game.options:
         if spec.name not in required:
             continue

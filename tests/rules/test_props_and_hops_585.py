@@ -19,7 +19,7 @@ from tables.rules.events import (
     WagerReturned,
 )
 from tables.rules.games import props_and_hops_585 as game
-from tables.rules.machine import carried, miscalls, refuse_next_opening
+from tables.rules.machine import carried, miscalls, opened_as_left, refuse_next_opening
 from tables.rules.replay import FindingKind, replay
 
 DAY = datetime.date(2024, 5, 1)
@@ -226,3 +226,12 @@ def test_585_3_j_the_next_round_opens_with_the_shooter_the_table_carries(
 def test_585_3_j_a_round_still_open_leaves_the_next_one_unjudged():
     in_play = replay(a_round([], DiceThrown(faces=(3, 4)))).final_state
     assert refuse_next_opening(in_play, opened((1, 2, 3), shooter=1)) is None
+
+
+def test_585_3_f_j_after_a_no_roll_the_shooter_keeps_the_shaker():
+    events = a_round([(1, "FIELD", 500)], DiceThrown(no_roll="DIE_ON_DIE"),
+                     WagerReturned(seat=1, wager="FIELD", amount_cents=500), RoundClosed(),
+                     shooter=2)  # fmt: skip
+    previous = replay(events).final_state
+    assert game.opens_with(previous, opened((1, 2, 3))) == {"shooter": 2}
+    assert opened_as_left(previous, opened((1, 2, 3), shooter=1)).options.get("shooter") == 2
