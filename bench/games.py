@@ -120,6 +120,7 @@ def report(games: list[GameDays], tables: dict[str, int]) -> bool:
     reference = next(g for g in games if g.game == REFERENCE).replayed["large"]
     reference_rps = reference["rounds"] / reference["seconds"]
     print(f"\n{'game':<22} {'rule set':<16} {'rounds':>7} {'events':>9} {'ev/s':>9} {'µs/ev':>6} "
+          f"{'cpu µs/ev':>9} "
           f"{'rounds/s':>9} {'× CC':>6} {'RSS ' + str(tables['small']):>8} "
           f"{'RSS ' + str(tables['large']):>8} {'flat':>5}  findings")
     ok = True
@@ -132,7 +133,8 @@ def report(games: list[GameDays], tables: dict[str, int]) -> bool:
         passed = ratio >= TARGET_RATIO and growth <= FLAT and exact
         ok = ok and passed
         print(f"{game.game:<22} {game.ruleset_id:<16} {large['rounds']:>7,} "
-              f"{large['events']:>9,} {eps:>9,.0f} {1e6 / eps:>6.2f} {rps:>9,.0f} {ratio:>6.2f} "
+              f"{large['events']:>9,} {eps:>9,.0f} {1e6 / eps:>6.2f} "
+              f"{1e6 * large['cpu_seconds'] / large['events']:>9.2f} {rps:>9,.0f} {ratio:>6.2f} "
               f"{small['peak_rss_mb']:>6,.0f}MB {large['peak_rss_mb']:>6,.0f}MB {growth:>5.2f}  "
               f"{'exact' if exact else 'DIFFER'}  {'PASS' if passed else 'SHORT'}", flush=True)
     print(f"\nTargets: rounds/s ≥ {TARGET_RATIO} × Criss-Cross's in the same run; peak RSS of "
