@@ -52,15 +52,16 @@ class GameDays:
     replayed: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-def plan_games() -> list[GameDays]:
-    """Every registry game (Criss-Cross first) with its latest rule set and two free days
-    in force."""
+def plan_games(only: frozenset[str] = frozenset()) -> list[GameDays]:
+    """Every registry game (Criss-Cross first), or those in ``only`` beside Criss-Cross,
+    with its latest rule set and two free days in force."""
     from tables.rules.registry import game_ids
     from tables.rules.rulesets import RULESETS
 
     used: set[datetime.date] = set()
     planned = []
-    for game in sorted(game_ids(), key=lambda name: (name != REFERENCE, name)):
+    chosen = [game for game in game_ids() if not only or game in only or game == REFERENCE]
+    for game in sorted(chosen, key=lambda name: (name != REFERENCE, name)):
         ruleset = max((r for r in RULESETS.values() if r.game == game),
                       key=lambda r: r.effective_from or datetime.date.min)  # fmt: skip
         day = ruleset.effective_from or UNDATED
@@ -118,7 +119,8 @@ def report(games: list[GameDays], tables: dict[str, int]) -> bool:
     """The table; whether every target is met."""
     reference = next(g for g in games if g.game == REFERENCE).replayed["large"]
     reference_rps = reference["rounds"] / reference["seconds"]
-    print(f"\n{'game':<22} {'rule set':<16} {'rounds':>7} {'events':>9} {'ev/s':>9} "
+    print(f"\n{'game':<22} {'rule set':<16} {'rounds':>7} {'events':>9} {'ev/s':>9} {'µs/ev':>6} "
+          f"{'cpu µs/ev':>9} "
           f"{'rounds/s':>9} {'× CC':>6} {'RSS ' + str(tables['small']):>8} "
           f"{'RSS ' + str(tables['large']):>8} {'flat':>5}  findings")
     ok = True
@@ -131,7 +133,8 @@ def report(games: list[GameDays], tables: dict[str, int]) -> bool:
         passed = ratio >= TARGET_RATIO and growth <= FLAT and exact
         ok = ok and passed
         print(f"{game.game:<22} {game.ruleset_id:<16} {large['rounds']:>7,} "
-              f"{large['events']:>9,} {eps:>9,.0f} {rps:>9,.0f} {ratio:>6.2f} "
+              f"{large['events']:>9,} {eps:>9,.0f} {1e6 / eps:>6.2f} "
+              f"{1e6 * large['cpu_seconds'] / large['events']:>9.2f} {rps:>9,.0f} {ratio:>6.2f} "
               f"{small['peak_rss_mb']:>6,.0f}MB {large['peak_rss_mb']:>6,.0f}MB {growth:>5.2f}  "
               f"{'exact' if exact else 'DIFFER'}  {'PASS' if passed else 'SHORT'}", flush=True)
     print(f"\nTargets: rounds/s ≥ {TARGET_RATIO} × Criss-Cross's in the same run; peak RSS of "
@@ -151,19 +154,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=40, help="rounds per table (default 40)")
     parser.add_argument("--seed", type=int, default=589)
     parser.add_argument("--keep", action="store_true", help="keep the bench database at the end")
+    parser.add_argument("--games", default="",
+                        help="comma-separated game ids benched beside Criss-Cross (default: all)")
+    parser.add_argument("--database", default=BENCH_DATABASE,
+                        help=f"its database, dropped and recreated (default {BENCH_DATABASE})")
     options = parser.parse_args(argv)
+    database = options.database
     base_url = os.environ.get("DATABASE_URL") or DEFAULT_URL
-    if urlsplit(base_url).path.lstrip("/") == BENCH_DATABASE:
-        parser.error(f"DATABASE_URL already names {BENCH_DATABASE}; point it at another one")
-    url = bench_url(base_url, BENCH_DATABASE)
-    recreate_database(base_url, BENCH_DATABASE)
+    if urlsplit(base_url).path.lstrip("/") == database:
+        parser.error(f"DATABASE_URL already names {database}; point it at another one")
+    url = bench_url(base_url, database)
+    recreate_database(base_url, database)
     info = conninfo(url)
-    print(f"games bench on database {BENCH_DATABASE!r} at {info['host']}:{info['port']}; "
+    print(f"games bench on database {database!r} at {info['host']}:{info['port']}; "
           f"{os.cpu_count()} CPUs, load average "
           + "/".join(f"{load:.1f}" for load in os.getloadavg()))
     try:
         setup_django(url, migrate=True)
-        games = plan_games()
+        games = plan_games(frozenset(filter(None, options.games.split(","))))
         tables = {"small": options.tables_small, "large": options.tables_large}
         print(f"1. load: {len(games)} games × ({options.tables_small} + {options.tables_large} "
               f"tables) × {options.rounds} rounds")
@@ -181,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
 
             connections.close_all()
         if not options.keep:
-            recreate_database(base_url, BENCH_DATABASE, drop_only=True)
+            recreate_database(base_url, database, drop_only=True)
 
 
 if __name__ == "__main__":

@@ -171,6 +171,42 @@ def _check_round_opens(
         refuse(f"events[0].payload.table_id: table {table_id} is not open on gaming day {day} "
                f"({state.why_not_open()})", "events[0].payload.table_id")  # fmt: skip
     _check_configured(table_id, payload, occurred_at or clock.now(), refuse)
+    _check_as_left(stream_id, payload)
+
+
+def _check_as_left(stream_id: str, payload: dict[str, Any]) -> None:
+    """A round opens as the table's previous round of the day left it, for a game that
+    carries something from round to round (§ 585.3(j): the seat holding the shaker): the
+    table's state is its last round, read from the ledger (the index of migration
+    tables 0011) and replayed by the rounds service."""
+    from django.db import connection
+
+    from tables.rounds import SERVICE
+    from tables.rules.machine import refuse_next_opening
+    from tables.rules.registry import declared
+
+    game = declared(payload["game"])
+    if game is None or game.opens_with is None:
+        return
+    table = "payload ->> 'table_id'" if connection.vendor == "postgresql" else (
+        "json_extract(payload, '$.table_id')")  # fmt: skip
+    sql = (f"SELECT stream_id FROM ledger_event WHERE event_type = 'round.opened' "
+           f"AND {table} = %s AND stream_id <> %s ORDER BY position DESC LIMIT 1")  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [payload["table_id"], stream_id])
+        row = cursor.fetchone()
+    if row is None:
+        return
+    previous = SERVICE.current(row[0]).state
+    if previous is None or str(previous.opened.gaming_day) != str(payload["gaming_day"]):
+        return
+    refusal = refuse_next_opening(previous, to_engine(RoundOpened.TYPE, payload))
+    if refusal is not None:
+        raise errors.RuleViolation(
+            f"§ {refusal.section}: {refusal.reason}",
+            field=f"events[0].payload.{refusal.field}",
+            section=refusal.section,
+        )
 
 
 def _check_configured(table_id: str, payload: dict[str, Any], moment: Any, refuse: Any) -> None:

@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from audit.ledger import (
     Actor,
@@ -22,7 +23,10 @@ from audit.ledger import (
 from audit.projections import run_all
 from audit.validation import MAX_BATCH
 from tables.rules.events import DealerCollected, DealerPaid, Decision, WagerPlaced
+from tables.rules.machine import opened_as_left
 from tables.rules.parsheet import CrissCrossPays, CrissCrossPlayed
+from tables.rules.registry import declared
+from tables.rules.replay import replay
 from tables.rules.rulesets import get_ruleset
 from tables.rules.simulate import InjectedError
 from tables.rules.simulate_declared import errors_for, irregularities_of, simulator_for
@@ -138,7 +142,9 @@ def _rounds(
     irregularity_percent: int,
     mistake_percent: int | None = None,
 ) -> Iterator[tuple[str, list, tuple[InjectedError, ...]]]:
-    """Each table's rounds in turn, as the day goes: (stream id, events, injected)."""
+    """Each table's rounds in turn, as the day goes: (stream id, events, injected). A round
+    opens as the table's previous one left it (§ 585.3(j): the seat holding the shaker)."""
+    last: dict[str, Any] = {}  # table → its last round's final state, where the game carries
     for number in range(1, rounds_per_table + 1):
         for plan in tables:
             ruleset = get_ruleset(plan.ruleset_id)
@@ -161,7 +167,13 @@ def _rounds(
             round_id = f"{plan.table_id}-{gaming_day:%Y%m%d}-{number:05d}"
             opened = dataclasses.replace(simulated.events[0], round_id=round_id,
                                          table_id=plan.table_id)  # fmt: skip
-            yield f"round:{round_id}", [opened, *simulated.events[1:]], simulated.injected
+            if plan.table_id in last:
+                opened = opened_as_left(last[plan.table_id], opened)
+            events = [opened, *simulated.events[1:]]
+            game = declared(ruleset.game)
+            if game is not None and game.opens_with is not None:
+                last[plan.table_id] = replay(events).final_state
+            yield f"round:{round_id}", events, simulated.injected
 
 
 # --- whole table days: opening, buy-ins, play, closing, count ----------------------------

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tables.rules.events import DealingMethod, Event, WagerPlaced
+from tables.rules.events import DealingMethod, Event, RoundOpened, WagerPlaced
 from tables.rules.irregularities import Remedies, StubRemedy
 from tables.rules.rulesets import PayLine
 
@@ -470,6 +470,9 @@ class Game:
     #: What the table carries from this round to its next (opening options such as
     #: the seat holding the dice shaker), once the round is complete.
     carries: Callable[[RoundState], Mapping[str, Any]] | None = None
+    #: The opening options the table's next round (its ``round.opened``) must take
+    #: after this closed round: what it ``carries``, fitted to the next round's seats.
+    opens_with: Callable[[RoundState, RoundOpened], Mapping[str, Any]] | None = None
     #: The wagers a void still settles on the cards (a Bonus Wager, § 563.13(a)), by
     #: the void's state; every other wager is returned.
     void_settles: Callable[[RoundState], tuple[str, ...]] | None = None

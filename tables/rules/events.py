@@ -309,10 +309,19 @@ def _check_options(value: Any) -> Options:
 _DECLARED_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_]{0,39}$")
 
 
+#: Names already matched: a day's events repeat a few dozen wager and spot names, and a
+#: set lookup costs a fraction of the match (bounded, in case a caller invents names).
+_DECLARED_SEEN: set[str] = set()
+
+
 def _check_declared_name(field: str, value: str) -> None:
     """A name the game's declaration gives meaning to (a wager, spot, choice, kind)."""
+    if type(value) is str and value in _DECLARED_SEEN:
+        return
     if not _DECLARED_NAME.match(value):
         raise ValueError(f"field {field!r} must be a declared name such as 'ANTE', got {value!r}")
+    if type(value) is str and len(_DECLARED_SEEN) < 4096:
+        _DECLARED_SEEN.add(value)
 
 
 _SCALARS: dict[Any, Callable[[Any], Any]] = {

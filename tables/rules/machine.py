@@ -32,6 +32,8 @@ States are values: :func:`apply` returns a new state and never changes one.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from operator import is_
 from typing import Any, NamedTuple, cast
 
 from tables.rules.cards import Card
@@ -60,6 +62,7 @@ from tables.rules.events import (
     IrregularityKind,
     IrregularityReported,
     NoMoreBets,
+    Options,
     PlayerFolded,
     Recipient,
     RoundClosed,
@@ -87,6 +90,8 @@ __all__ = [
     "Miscall",
     "miscalls",
     "carried",
+    "refuse_next_opening",
+    "opened_as_left",
     "draws_due",
     "withdrawn_lines",
     "taken_lines",
@@ -635,14 +640,39 @@ def _refuse_winner_first(state: RoundState) -> Refusal | None:
             sign = 1 if isinstance(action, DealerCollected) else -1
             key = (action.seat, action.wager)
             taken[key] = taken.get(key, 0) + sign * action.amount_cents
-    for line in required_settlement(state).lines:
-        if line.collected_cents and taken.get((line.seat, line.wager), 0) < line.collected_cents:
+    for line in _losers(state):
+        if taken.get((line.seat, line.wager), 0) < line.collected_cents:
             return Refusal(
                 state.cite("losers_first"),
                 f"collect seat {line.seat}'s losing {line.wager} before paying any winner",
                 None,
             )
     return None
+
+
+_DEALER_ACTIONS = RoundState._fields.index("dealer_actions")
+#: The state :func:`_losers` last settled and its losing lines. Paying, collecting and
+#: returning change only ``dealer_actions``, which no settlement reads, so every payment
+#: of a settlement after the first finds the same objects in every other field and reuses
+#: the lines instead of settling the round again per payment (most of a dice round's
+#: replay, where every wager is settled at each payment). States are immutable and the
+#: entry holds its state, so an identical object is never a recycled one.
+_losers_of: tuple[RoundState | None, tuple[SettlementLine, ...]] = (None, ())
+
+
+def _losers(state: RoundState) -> tuple[SettlementLine, ...]:
+    """The lines of ``state``'s required settlement that collect a losing wager."""
+    global _losers_of
+    held, lines = _losers_of  # one read: another thread may replace the entry
+    if (
+        held is not None
+        and all(map(is_, held[:_DEALER_ACTIONS], state[:_DEALER_ACTIONS]))
+        and all(map(is_, held[_DEALER_ACTIONS + 1 :], state[_DEALER_ACTIONS + 1 :]))
+    ):
+        return lines
+    lines = tuple(line for line in required_settlement(state).lines if line.collected_cents)
+    _losers_of = (state, lines)
+    return lines
 
 
 def _throw_due(state: RoundState, step: Throw) -> int:
@@ -1122,6 +1152,39 @@ def carried(state: RoundState) -> Mapping[str, Any]:
     if carries is None or not complete(state):
         return {}
     return carries(state)
+
+
+def _left(previous: RoundState, opened: RoundOpened) -> Mapping[str, Any]:
+    game = previous.game
+    if game.opens_with is None or previous.phase != CLOSED or opened.game != game.id:
+        return {}
+    return game.opens_with(previous, opened)
+
+
+def opened_as_left(previous: RoundState, opened: RoundOpened) -> RoundOpened:
+    """``opened`` with the options the table's closed round ``previous`` left it
+    (``Game.opens_with``), as a simulated table records its next round."""
+    left = _left(previous, opened)
+    if not left:
+        return opened
+    return replace(opened, options=Options({**opened.options.as_dict(), **left}))
+
+
+def refuse_next_opening(previous: RoundState, opened: RoundOpened) -> Refusal | None:
+    """The refusal of ``opened``, the next round at the table after the closed round
+    ``previous``, if it does not open as that round left the table (``Game.opens_with``:
+    § 585.3(j)'s shooter)."""
+    game, required = previous.game, _left(previous, opened)
+    for spec in game.options:
+        if spec.name not in required:
+            continue
+        given = opened.options.get(spec.name)
+        if given != required[spec.name]:
+            return Refusal(previous.section(spec.section),
+                           f"{spec.name} is {required[spec.name]} after round "
+                           f"{previous.opened.round_id} at the table, got {given}",
+                           f"options.{spec.name}")  # fmt: skip
+    return None
 
 
 def _carried_notes(state: RoundState) -> tuple[str, ...]:

@@ -185,6 +185,7 @@ def findings_for(
             if key in judged or key in placed:
                 continue
             recorded = paid.get(key, 0) + collected.get(key, 0) + returned.get(key, 0)
+            section, detail = _never_placed(state, key[1])
             findings.append(
                 Finding(
                     kind=FindingKind.WRONG_WAGER,
@@ -192,8 +193,8 @@ def findings_for(
                     wager=key[1],
                     expected_cents=0,
                     recorded_cents=recorded,
-                    section="round.wager_placed",
-                    detail="the seat never placed this wager",
+                    section=section,
+                    detail=detail,
                 )
             )
     findings.extend(
@@ -202,6 +203,18 @@ def findings_for(
         for miscall in getattr(state, "miscalls", ())
     )  # fmt: skip
     return tuple(findings)
+
+
+def _never_placed(state: Any, wager: str) -> tuple[str, str]:
+    """The section and detail of a settled wager the seat never placed: a wager closed by
+    a lock-out (§ 593.1(c)(2)) cites it, as one the system refused and the dealer took."""
+    game = getattr(state, "game", None)
+    spec = game.wager(wager) if game is not None else None
+    if spec is not None and spec.closes is not None:
+        return (state.section(spec.closes),
+                f"the seat never placed this wager: the {spec.label} is not recognised after "
+                'the lock-out at "no more bets"')  # fmt: skip
+    return "round.wager_placed", "the seat never placed this wager"
 
 
 def _judge(

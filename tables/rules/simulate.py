@@ -65,6 +65,7 @@ __all__ = [
     "DealerError",
     "SettlementError",
     "CallError",
+    "DiceError",
     "Irregularity",
     "InjectedError",
     "SimulatedRound",
@@ -117,6 +118,17 @@ class CallError(enum.StrEnum):
     WRONG_CALL = "wrong_call"
 
 
+class DiceError(enum.StrEnum):
+    """A dealer mistake at a dice table, staged where the declaration allows it."""
+
+    #: A throw that does not count and returns every wager (§ 585.3(f)-(g)) settled
+    #: anyway: each wager collected instead of returned.
+    NO_ROLL_SETTLED = "no_roll_settled"
+    #: A wager the electronic system refused after its lock-out (§ 593.1(c)(2)) taken
+    #: by the dealer anyway: collected from a seat that never placed it.
+    LATE_WAGER_TAKEN = "late_wager_taken"
+
+
 class Irregularity(enum.StrEnum):
     """An irregularity to stage during the deal."""
 
@@ -130,7 +142,7 @@ class Irregularity(enum.StrEnum):
 class InjectedError:
     """A mistake that was injected, and the finding it must produce."""
 
-    error: DealerError | SettlementError | CallError
+    error: DealerError | SettlementError | CallError | DiceError
     seat: int
     wager: str
     expected_finding: FindingKind

@@ -82,6 +82,7 @@ from tables.rules.events import (
     RoundOpened,
     StubCounted,
     WagerPlaced,
+    WagerReturned,
 )
 from tables.rules.machine import (
     RoundState,
@@ -98,6 +99,7 @@ from tables.rules.replay import FindingKind
 from tables.rules.simulate import (
     CallError,
     DealerError,
+    DiceError,
     InjectedError,
     Irregularity,
     SettlementError,
@@ -198,6 +200,10 @@ class _Table:
     def __init__(self, game: Game, opened: RoundOpened) -> None:
         self.events: list[Event] = [opened]
         self.state = open_round(game, opened)
+        #: A throw that does not count is to be staged (``DiceError.NO_ROLL_SETTLED``);
+        #: then whether it was.
+        self.stage_no_roll = False
+        self.no_roll_staged = False
         self.settled: dict[tuple[int, str], Outcome] = {}
         #: The cards not yet dealt, the next one last.
         self.deck: list[Card] = []
@@ -370,6 +376,11 @@ def _wrong_call(state: RoundState, step: Throw, faces: tuple[int, ...],
 def _throw(table: _Table, step: Throw, play: Play, rng: random.Random,
            calls: list[InjectedError]) -> None:  # fmt: skip
     """One throw that counts (after, sometimes, one that does not), called by the dealer."""
+    voiding = sorted(kind for kind, remedy in step.no_rolls.items() if not remedy.rethrow)
+    if table.stage_no_roll and voiding:
+        table.stage_no_roll, table.no_roll_staged = False, True
+        table.record(DiceThrown(no_roll=voiding[0]))
+        return
     if step.no_rolls and rng.randrange(100) < play.no_roll_percent:
         table.record(DiceThrown(no_roll=rng.choice(sorted(step.no_rolls))))
         if table.state.phase == "voided" or table.state.current is not step:
@@ -451,7 +462,7 @@ def simulate_declared(
     options: Mapping[str, Any] | None = None,
     payout_limit_cents: int | None = None,
     count_stub: bool = False,
-    dealer_errors: Sequence[DealerError | SettlementError | CallError] = (),
+    dealer_errors: Sequence[DealerError | SettlementError | CallError | DiceError] = (),
     irregularity: Irregularity | None = None,
 ) -> SimulatedRound:
     """Simulate one legal round of the declared game ``ruleset`` belongs to.
@@ -469,6 +480,8 @@ def simulate_declared(
         payout_limit_cents=payout_limit_cents, **(options or {}),
     )  # fmt: skip
     table = _Table(game, opened)
+    dice_errors = [error for error in dealer_errors if isinstance(error, DiceError)]
+    table.stage_no_roll = DiceError.NO_ROLL_SETTLED in dice_errors
     _wagers(table, play, rng)
     table.record(NoMoreBets())
     taken = [spec.name for spec in game.wagers if spec.taken is not None]
@@ -498,14 +511,47 @@ def simulate_declared(
     table.record(RoundClosed())
     called = tuple(call for call in calls if call.wager)
     events = list(table.events)
-    settlement_errors = [error for error in dealer_errors if not isinstance(error, CallError)]
+    settlement_errors = [error for error in dealer_errors
+                         if not isinstance(error, CallError | DiceError)]  # fmt: skip
     injected = _inject(events, required_settlement(table.state), settlement_errors)
     if injected and not _accepted(game, events):
         # The mistake would be one the engine refuses to record (a collection
         # before the first decision of a void round, a winner paid before a
         # loser is collected): the settlement stays clean.
-        return SimulatedRound(events=tuple(table.events), injected=called)
-    return SimulatedRound(events=tuple(events), injected=(*injected, *called))
+        events, injected = list(table.events), ()
+    staging = list(events)
+    staged = _dice_errors(table, staging, dice_errors)
+    if staged and _accepted(game, staging):
+        events = staging
+    else:
+        staged = ()
+    return SimulatedRound(events=tuple(events), injected=(*injected, *staged, *called))
+
+
+def _dice_errors(table: _Table, events: list[Event],
+                 errors: Sequence[DiceError]) -> tuple[InjectedError, ...]:  # fmt: skip
+    """Alter ``events`` in place for each of ``errors`` the round allows; what was staged."""
+    staged: list[InjectedError] = []
+    if DiceError.NO_ROLL_SETTLED in errors and table.no_roll_staged:
+        for index, event in enumerate(events):
+            if isinstance(event, WagerReturned):
+                events[index] = DealerCollected(seat=event.seat, wager=event.wager,
+                                                amount_cents=event.amount_cents)  # fmt: skip
+                staged.append(InjectedError(error=DiceError.NO_ROLL_SETTLED, seat=event.seat,
+                                            wager=event.wager,
+                                            expected_finding=FindingKind.WRONGFUL_COLLECTION))
+    state = table.state
+    late = next((spec.name for spec in state.game.wagers if spec.closes is not None), None)
+    if DiceError.LATE_WAGER_TAKEN in errors and late is not None and state.void_section is None:
+        seat = next((seat for _, seat in sorted(state.seats.items())
+                     if seat.wagers and late not in seat.wagers), None)  # fmt: skip
+        if seat is not None:  # taken at the stake of the seat's first wager, as if equal
+            taken = DealerCollected(seat=seat.seat, wager=late,
+                                    amount_cents=next(iter(seat.wagers.values())))  # fmt: skip
+            events.insert(len(events) - 1, taken)  # before round.closed
+            staged.append(InjectedError(error=DiceError.LATE_WAGER_TAKEN, seat=seat.seat,
+                                        wager=late, expected_finding=FindingKind.WRONG_WAGER))
+    return tuple(staged)
 
 
 def _accepted(game: Game, events: Sequence[Event]) -> bool:
@@ -534,20 +580,30 @@ def simulator_for(game_id: str) -> Callable[..., SimulatedRound]:
     return _HAND_WRITTEN.get(game_id, simulate_declared)
 
 
-def errors_for(game_id: str) -> Sequence[DealerError | SettlementError | CallError]:
-    """The dealer errors worth drawing for ``game_id``'s simulator (a wrong call where
-    the game's dice are called).
+def errors_for(game_id: str) -> Sequence[DealerError | SettlementError | CallError | DiceError]:
+    """The dealer errors worth drawing for ``game_id``'s simulator: at a dice table a wrong
+    call where the dice are called, a no-roll settled where a throw can void the round, a
+    wager taken after its lock-out where one closes early.
 
     >>> errors_for("criss_cross_poker") == list(DealerError)
     True
+    >>> errors_for("high_roll_dice")[-2:]
+    (<CallError.WRONG_CALL: 'wrong_call'>, <DiceError.LATE_WAGER_TAKEN: 'late_wager_taken'>)
     """
     if game_id in _HAND_WRITTEN:
         return list(DealerError)
     game = declared(game_id)
-    if game is not None and any(isinstance(step, Throw) and step.call is not None
-                                for step in game.steps):  # fmt: skip
-        return (*ANY_GAME_ERRORS, CallError.WRONG_CALL)
-    return ANY_GAME_ERRORS
+    if game is None:
+        return ANY_GAME_ERRORS
+    throws = [step for step in game.steps if isinstance(step, Throw)]
+    dice: list[CallError | DiceError] = []
+    if any(step.call is not None for step in throws):
+        dice.append(CallError.WRONG_CALL)
+    if any(not remedy.rethrow for step in throws for remedy in step.no_rolls.values()):
+        dice.append(DiceError.NO_ROLL_SETTLED)
+    if throws and any(spec.closes is not None for spec in game.wagers):
+        dice.append(DiceError.LATE_WAGER_TAKEN)
+    return (*ANY_GAME_ERRORS, *dice)
 
 
 def irregularities_of(game_id: str) -> Sequence[Irregularity]:

@@ -19,7 +19,7 @@ from tables.rules.events import (
     WagerReturned,
 )
 from tables.rules.games import props_and_hops_585 as game
-from tables.rules.machine import carried, miscalls
+from tables.rules.machine import carried, miscalls, opened_as_left, refuse_next_opening
 from tables.rules.replay import FindingKind, replay
 
 DAY = datetime.date(2024, 5, 1)
@@ -74,6 +74,22 @@ def test_585_3_h_a_round_settles_at_the_odds_and_losers_are_collected_first():
     assert result.findings == ()
     assert ("any_doubles_otherwise", "lose") in result.settlement.options_applied
     assert ("shaker_passes", "shooter_left") in result.settlement.options_applied
+
+
+def test_585_3_h_losers_first_is_judged_on_each_round_s_own_settlement():
+    """The losing lines are settled once per settlement and reused for its payments: a
+    collection given back, or another round at the same point, is judged on its own."""
+    wagers = [(1, "HOP_3_4", 500), (2, "FIELD", 1000)]
+    paid = DealerPaid(seat=1, wager="HOP_3_4", amount_cents=7500)
+    collected = DealerCollected(seat=2, wager="FIELD", amount_cents=1000)
+    settled = replay(a_round(wagers, DiceThrown(faces=(4, 3)), collected, paid))
+    assert settled.findings == ()
+    given_back = WagerReturned(seat=2, wager="FIELD", amount_cents=1000)
+    with pytest.raises(RuleViolation, match=r"585\.3\(h\).*collect seat 2's losing FIELD"):
+        replay(a_round(wagers, DiceThrown(faces=(4, 3)), collected, paid, given_back, paid))
+    other = a_round([(1, "HOP_3_4", 500), (3, "HARD_4", 300)], DiceThrown(faces=(3, 4)))
+    with pytest.raises(RuleViolation, match=r"collect seat 3's losing HARD_4"):
+        replay([*other, paid])
 
 
 @pytest.mark.parametrize("kind", ["DIE_OUT_OF_SHAKER", "DIE_ON_DIE", "NOT_FLAT"])
@@ -175,3 +191,47 @@ def test_585_2_f_4_any_doubles_reading_when_not_a_double():
     settlement = replay(events).settlement
     assert settlement.line(1, "ANY_DOUBLES").outcome is Outcome.RETURNED
     assert ("any_doubles_otherwise", "returned") in settlement.options_applied
+
+
+def _closed_round(faces, seats=(1, 2, 3), **options):
+    events = a_round([], DiceThrown(faces=faces), RoundClosed(), seats=seats, **options)
+    return replay(events).final_state
+
+
+@pytest.mark.parametrize(
+    ("faces", "passes", "shooter", "next_seats", "next_shooter"),
+    [((3, 4), "shooter_left", 2, (1, 2, 3), 3), ((3, 3), "shooter_left", 2, (1, 2, 3), 2),
+     ((3, 4), "shooter_left", 2, (1, 2, 5), 5), ((3, 4), "dealer_left", 2, (2, 3), 3),
+     ((3, 4), "shooter_left", 3, (1, 2, 3, 4), 4), ((5, 5), "shooter_left", 2, (1, 3), 3),
+     ((5, 5), "dealer_left", 2, (1, 3), 1)],
+)  # fmt: skip
+def test_585_3_j_the_next_round_opens_with_the_shooter_the_table_carries(
+    faces, passes, shooter, next_seats, next_shooter
+):
+    """Seated at the next round: a player sat down to the shooter's left takes the shaker
+    after a 7; a shooter gone before a 7 passes it to the left the same way."""
+    previous = _closed_round(faces, shaker_passes=passes, shooter=shooter)
+    assert game.opens_with(previous, opened(next_seats, shaker_passes=passes)) == {
+        "shooter": next_shooter
+    }
+    right = opened(next_seats, shaker_passes=passes, shooter=next_shooter)
+    assert refuse_next_opening(previous, right) is None
+    wrong = opened(next_seats, shaker_passes=passes, shooter=None)
+    refusal = refuse_next_opening(previous, wrong)
+    assert refusal is not None
+    assert (refusal.section, refusal.field) == ("585.3(j)", "options.shooter")
+    assert f"shooter is {next_shooter} after round R-PH" in refusal.reason
+
+
+def test_585_3_j_a_round_still_open_leaves_the_next_one_unjudged():
+    in_play = replay(a_round([], DiceThrown(faces=(3, 4)))).final_state
+    assert refuse_next_opening(in_play, opened((1, 2, 3), shooter=1)) is None
+
+
+def test_585_3_f_j_after_a_no_roll_the_shooter_keeps_the_shaker():
+    events = a_round([(1, "FIELD", 500)], DiceThrown(no_roll="DIE_ON_DIE"),
+                     WagerReturned(seat=1, wager="FIELD", amount_cents=500), RoundClosed(),
+                     shooter=2)  # fmt: skip
+    previous = replay(events).final_state
+    assert game.opens_with(previous, opened((1, 2, 3))) == {"shooter": 2}
+    assert opened_as_left(previous, opened((1, 2, 3), shooter=1)).options.get("shooter") == 2

@@ -215,6 +215,33 @@ def test_simulated_dice_rounds_replay_and_replay_finds_exactly_the_injected_erro
     assert {FindingKind.WRONG_CALL, FindingKind.MISPAID_AMOUNT} <= kinds and no_rolls
 
 
+@pytest.mark.parametrize(
+    ("dice_ruleset", "error", "kind", "sections"),
+    [(DICE[0], "no_roll_settled", "WRONGFUL_COLLECTION", {"585.3(f)", "585.3(g)"}),
+     (DICE[1], "late_wager_taken", "WRONG_WAGER", {"593.1(c)(2)"})],
+    ids=["585_3_f_g_no_roll_settled", "593_1_c_extra_roll_taken_after_the_lock_out"],
+)  # fmt: skip
+def test_staged_dice_errors_are_found_exactly_citing_their_section(
+    dice_ruleset, error, kind, sections
+):
+    """A no-roll's wagers collected instead of returned (§ 585.3(f)-(g)); an Extra Roll the
+    system refused after its lock-out taken by the dealer anyway (§ 593.1(c)(2))."""
+    from tables.rules.simulate import DiceError
+    from tables.rules.simulate_declared import errors_for
+
+    assert DiceError(error) in errors_for(dice_ruleset.game)
+    staged = 0
+    for seed in range(20):
+        sim = simulate_declared(random.Random(seed), dice_ruleset, seats=(1, 2, 3),
+                                dealer_errors=[DiceError(error)])  # fmt: skip
+        result = replay(sim.events)
+        expected = [(i.expected_finding, i.seat, i.wager) for i in sim.injected]
+        assert [(f.kind, f.seat, f.wager) for f in result.findings] == expected, seed
+        assert all(f.kind.value == kind and f.section in sections for f in result.findings)
+        staged += bool(sim.injected)
+    assert staged >= 10
+
+
 def test_585_3_f_g_h_a_no_roll_returns_every_wager_and_losers_are_collected_before_winners():
     from tables.rules.events import DealerPaid, DiceThrown, WagerReturned
     from tables.rules.simulate_declared import Play

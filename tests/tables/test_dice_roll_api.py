@@ -13,7 +13,15 @@ from audit.ledger import Actor, NewEvent, append
 from audit.models import Event, RejectedSubmission
 from casino.roles import Role
 from tables.models import Table
-from tables.rules.events import DealingMethod, DiceThrown, NoMoreBets, RoundOpened, WagerPlaced
+from tables.rules.events import (
+    DealerCollected,
+    DealingMethod,
+    DiceThrown,
+    NoMoreBets,
+    RoundClosed,
+    RoundOpened,
+    WagerPlaced,
+)
 from tests.tables.helpers import payload_body
 
 pytestmark = pytest.mark.django_db
@@ -69,3 +77,94 @@ def test_585_3_a_593_3_a_a_throw_of_impossible_faces_or_the_wrong_number_of_dice
     assert refused["message"].startswith(f"§ {section}: ")
     assert RejectedSubmission.objects.get(stream_id="round:D1-1").section == section
     assert Event.objects.filter(stream_id="round:D1-1").count() == len(events)
+
+
+def _round(game: str, number: int, seats=(1,), **options) -> RoundOpened:
+    ruleset_id = GAMES[game][0]
+    return RoundOpened.build(
+        round_id=f"D1-{number}", game=game, ruleset_id=ruleset_id, table_id="D1", gaming_day=DAY,
+        seats=seats, players=tuple(f"P{seat}" for seat in seats),
+        dealing_method=DealingMethod.HAND, **options,
+    )  # fmt: skip
+
+
+def _refused(response, field: str, section: str, stream_id: str, kept: int) -> None:
+    assert response.status_code == 400
+    refused = response.json()
+    assert (refused["error"], refused["field"], refused["section"]) == (
+        "rule_violation", field, section)  # fmt: skip
+    assert refused["message"].startswith(f"§ {section}: ")
+    assert RejectedSubmission.objects.filter(stream_id=stream_id, section=section).exists()
+    assert Event.objects.filter(stream_id=stream_id).count() == kept
+
+
+def test_585_3_j_the_next_round_opens_with_the_shooter_the_table_left(device):
+    """The table's state is its last round: after seat 2 throws a 7 the shaker is seat 3's
+    (the next player to the left, § 585.3(j)); a round offering it to anyone else is refused."""
+    _open("props_and_hops")
+    first = [_round("props_and_hops", 1, seats=(1, 2, 3), shooter=2),
+             WagerPlaced(seat=1, wager="FIELD", amount_cents=500), NoMoreBets(),
+             DiceThrown(faces=(3, 4), called="3-4"),
+             DealerCollected(seat=1, wager="FIELD", amount_cents=500), RoundClosed()]  # fmt: skip
+    url = "/api/v1/streams/round:{}/events"
+    assert device.post(url.format("D1-1"), payload_body(first), format="json").status_code == 201
+    wrong = [_round("props_and_hops", 2, seats=(1, 2, 3), shooter=2)]
+    response = device.post(url.format("D1-2"), payload_body(wrong), format="json")
+    _refused(response, "events[0].payload.options.shooter", "585.3(j)", "round:D1-2", 0)
+    assert "shooter is 3 after round D1-1" in response.json()["message"]
+    right = [_round("props_and_hops", 2, seats=(1, 2, 3), shooter=3)]
+    assert device.post(url.format("D1-2"), payload_body(right), format="json").status_code == 201
+
+
+HRD = "round:D1-1"
+
+
+def _hrd_round(device, *wagers: WagerPlaced, seats=(1,)) -> None:
+    _open("high_roll_dice")
+    opened = _round("high_roll_dice", 1, seats=seats)
+    body = payload_body([opened, *wagers])
+    assert device.post(f"/api/v1/streams/{HRD}/events", body, format="json").status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("wager", "field", "section"),
+    [(WagerPlaced(seat=1, wager="PIP_7", amount_cents=100), "wager", "593.1(b)(2)"),
+     (WagerPlaced(seat=1, wager="LIKE_9", amount_cents=100), "wager", "593.1(b)(2)"),
+     (WagerPlaced(seat=1, wager="LIKE_3", amount_cents=200), "amount_cents", "593.1(b)(2)(iv)"),
+     (WagerPlaced(seat=4, wager="PIP_1", amount_cents=100), "seat", "593.2(c)")],
+)  # fmt: skip
+def test_593_a_wager_the_layout_or_the_table_does_not_allow_is_refused_at_the_api(
+    device, wager, field, section
+):
+    """A Pip Street face or Like Kind circle the layout lacks, a wager of unequal value
+    (§ 593.1(b)(2)(iv)), a wager from a seat nobody sits in (§ 593.2(c))."""
+    _hrd_round(device, WagerPlaced(seat=1, wager="PIP_6", amount_cents=100))
+    response = device.post(f"/api/v1/streams/{HRD}/events", payload_body([wager], 2),
+                           format="json")  # fmt: skip
+    _refused(response, f"events[0].payload.{field}", section, HRD, 2)
+
+
+def test_593_1_c_an_extra_roll_of_unequal_value_or_after_the_lock_out_is_refused_at_the_api(
+    device,
+):
+    _hrd_round(device, WagerPlaced(seat=1, wager="PIP_6", amount_cents=100),
+               WagerPlaced(seat=1, wager="LIKE_3", amount_cents=100))  # fmt: skip
+    url = f"/api/v1/streams/{HRD}/events"
+    unequal = [WagerPlaced(seat=1, wager="EXTRA_ROLL", amount_cents=500)]
+    response = device.post(url, payload_body(unequal, 3), format="json")
+    _refused(response, "events[0].payload.amount_cents", "593.1(b)(2)(iv)", HRD, 3)
+    late = [NoMoreBets(), WagerPlaced(seat=1, wager="EXTRA_ROLL", amount_cents=100)]
+    response = device.post(url, payload_body(late, 3), format="json")
+    _refused(response, "events[1].payload.wager", "593.1(c)(2)", HRD, 3)  # nothing half-written
+
+
+def test_585_2_c_a_wager_from_a_seat_nobody_sits_in_is_refused_at_the_api(device):
+    events = _open("props_and_hops")[:1]
+    url = "/api/v1/streams/round:D1-1/events"
+    assert device.post(url, payload_body(events), format="json").status_code == 201
+    stray = [WagerPlaced(seat=5, wager="FIELD", amount_cents=100)]
+    response = device.post(url, payload_body(stray, 1), format="json")
+    _refused(response, "events[0].payload.seat", "585.2(c)", "round:D1-1", 1)
+    no_such = [WagerPlaced(seat=1, wager="HOP_1_1", amount_cents=100)]
+    response = device.post(url, payload_body(no_such, 1), format="json")
+    _refused(response, "events[0].payload.wager", "585.2(b)", "round:D1-1", 1)

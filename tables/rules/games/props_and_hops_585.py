@@ -5,7 +5,9 @@ odds of § 585.4; a "no roll" returns every wager (§ 585.3(f)-(g)); losing
 wagers are collected before any winner is paid (§ 585.3(h)). The shooter
 keeps the shaker until a 7, then it passes "to the next player to the left"
 (§ 585.3(j)); the table carries the shooter's seat to its next round as the
-``shooter`` option. Readings, each an option recorded in every settlement:
+``shooter`` option, and that round is refused if it offers the shaker to anyone
+else (``opens_with``, among the players seated then). Readings, each an option
+recorded in every settlement:
 
 * ``shaker_passes``: § 585.3(j)'s "to the left" is unanchored. ``shooter_left``
   (default; the shooter's left, as the shaker passes at craps) is the next
@@ -23,7 +25,7 @@ keeps the shaker until a 7, then it passes "to the next player to the left"
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from tables.rules.declaration import (
@@ -39,7 +41,7 @@ from tables.rules.declaration import (
     WagerSpec,
 )
 from tables.rules.engine import Outcome, RuleViolation, SettlementLine, plain_line, win_line
-from tables.rules.events import DealingMethod
+from tables.rules.events import DealingMethod, RoundOpened
 from tables.rules.irregularities import Remedies
 from tables.rules.machine import RoundState, Seat, declare
 from tables.rules.money import Odds
@@ -112,15 +114,36 @@ def shooter(state: RoundState) -> int:
     return min(state.seats) if chosen is None else chosen
 
 
+def _next_player(seats: Iterable[int], holder: int, passes: str) -> int:
+    """The next seated player to ``holder``'s left under ``shaker_passes`` (empty seats are
+    passed over, round the table)."""
+    seats = sorted(seats)
+    if passes == "shooter_left":
+        return next((seat for seat in seats if seat > holder), seats[0])
+    return next((seat for seat in reversed(seats) if seat < holder), seats[-1])
+
+
+def _passes(state: RoundState) -> bool:
+    faces = state.rolls.get("roll")
+    return faces is not None and sum(faces) == 7
+
+
 def carries(state: RoundState) -> Mapping[str, Any]:
     """§ 585.3(j): the shooter keeps the shaker until a 7, then it passes to the left."""
     now = shooter(state)
-    faces = state.rolls.get("roll")
-    if faces is None or sum(faces) != 7:
+    if not _passes(state):
         return {"shooter": now}
-    seats = sorted(state.seats)  # the next player: empty seats are passed over
-    step = 1 if state.options["shaker_passes"] == "shooter_left" else -1
-    return {"shooter": seats[(seats.index(now) + step) % len(seats)]}
+    return {"shooter": _next_player(state.seats, now, state.options["shaker_passes"])}
+
+
+def opens_with(previous: RoundState, opened: RoundOpened) -> Mapping[str, Any]:
+    """The shooter of the table's next round (§ 585.3(j)): the same player until a 7, then
+    the next player to the left among those seated at that round. A shooter gone before
+    throwing a 7 (the chapter is silent) is read as passing the shaker the same way."""
+    holder, seats = shooter(previous), opened.seats
+    if not seats or (holder in seats and not _passes(previous)):
+        return {"shooter": holder}
+    return {"shooter": _next_player(seats, holder, previous.options["shaker_passes"])}
 
 
 def _opening_check(state: RoundState) -> None:
@@ -193,5 +216,6 @@ GAME = declare(
         remedies=Remedies(face_up="3(a)", voids={}),
         sections=_SECTIONS_CITED,
         carries=carries,
+        opens_with=opens_with,
     )
 )
