@@ -292,21 +292,22 @@ def _enum_decoder(enum_type: type[enum.Enum]) -> Callable[[Any], Any]:
     return decode
 
 
-_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 
 def _check_options(value: Any) -> Options:
     if type(value) is not dict:
         raise ValueError(f"must be an object, got {value!r}")
     for name, item in value.items():
-        if not _NAME.match(name):
+        if not _NAME.fullmatch(name):
             raise ValueError(f"has a badly formed option name {name!r}")
         if item is not None and type(item) not in (str, int, bool):
             raise ValueError(f"option {name!r} must be a string, integer, boolean or null")
     return Options(value)
 
 
-_DECLARED_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_]{0,39}$")
+# fullmatch, not ^…$: a "$" also matches before a trailing newline ("ANTE\n").
+_DECLARED_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_]{0,39}")
 
 
 #: Names already matched: a day's events repeat a few dozen wager and spot names, and a
@@ -318,7 +319,7 @@ def _check_declared_name(field: str, value: str) -> None:
     """A name the game's declaration gives meaning to (a wager, spot, choice, kind)."""
     if type(value) is str and value in _DECLARED_SEEN:
         return
-    if not _DECLARED_NAME.match(value):
+    if not _DECLARED_NAME.fullmatch(value):
         raise ValueError(f"field {field!r} must be a declared name such as 'ANTE', got {value!r}")
     if type(value) is str and len(_DECLARED_SEEN) < 4096:
         _DECLARED_SEEN.add(value)
