@@ -9,13 +9,28 @@ identical rows (a test checks it for every registered projection).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import datetime
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import connection, models, transaction
 
 from audit.ledger import RecordedEvent, head_position, read_all
 from audit.models import ProjectionCheckpoint, StreamIndex
+
+
+@dataclass(frozen=True)
+class ReadModel:
+    """A table a projection writes, as ``audit.consistency`` compares it with
+    what the ledger gives: its rows by ``key`` (default the primary key; a
+    key that is not unique is told apart by the rows' order), each row's
+    gaming day (``day_field``, None if it has none) and the ledger position
+    it reflects (``position_field``)."""
+
+    model: type[models.Model]
+    key: tuple[str, ...] = ()
+    day_field: str | None = "gaming_day"
+    position_field: str = "computed_at_position"
 
 
 @dataclass(frozen=True)
@@ -26,6 +41,12 @@ class Projection:
     event_types: frozenset[str] | None
     apply: Callable[[list[RecordedEvent]], None]
     clear: Callable[[], None]
+    #: Every table ``apply`` writes (``verify_projections`` recomputes them
+    #: into shadows of these and compares).
+    read_models: tuple[ReadModel, ...] = ()
+    #: The streams whose events make a gaming day's rows (``verify_projections
+    #: --gaming-day``); None for a projection whose rows have no day.
+    day_streams: Callable[[datetime.date], Sequence[str]] | None = None
 
 
 PROJECTIONS: dict[str, Projection] = {}
@@ -144,6 +165,13 @@ def _apply_stream_index(events: list[RecordedEvent]) -> None:
     )
 
 
+def _day_streams(day: datetime.date) -> list[str]:
+    from audit import providers
+
+    registered = providers.day_streams()
+    return registered.of_day(day) if registered is not None else []
+
+
 STREAM_INDEX = register(
     Projection(
         name="audit.stream_index",
@@ -151,5 +179,7 @@ STREAM_INDEX = register(
         event_types=None,
         apply=_apply_stream_index,
         clear=lambda: StreamIndex.objects.all().delete(),
+        read_models=(ReadModel(StreamIndex, day_field=None, position_field="last_position"),),
+        day_streams=_day_streams,
     )
 )
