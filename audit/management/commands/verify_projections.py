@@ -1,6 +1,7 @@
 import datetime
 import getpass
 import sys
+import time
 
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
@@ -30,10 +31,12 @@ class Command(BaseCommand):
                     bar.refresh()
                 bar.update(done)
 
+            started = time.perf_counter()
             try:
                 result = consistency.verify(names, gaming_day=gaming_day, progress=progress)
             except ValueError as error:
                 raise CommandError(str(error)) from None
+            seconds = time.perf_counter() - started
         for difference in result.differences:
             self.stdout.write(self.style.ERROR(f"DIFFERS {difference}"))
         for name in result.skipped:
@@ -42,7 +45,8 @@ class Command(BaseCommand):
         stream_id = consistency.record_verification(result, run_by=by or getpass.getuser())
         scope = f"gaming day {gaming_day}" if gaming_day else "the whole ledger"
         summary = (f"{len(result.projections) - len(result.skipped)} projection(s) and checks "
-                   f"over {scope}, {result.events} events replayed; recorded in {stream_id}")
+                   f"over {scope}, {result.events} events replayed in {seconds:.1f} s; recorded in "
+                   f"{stream_id}")
         if result.ok:
             self.stdout.write(self.style.SUCCESS(f"OK: {summary}; every row is what the "
                                                  "events give"))  # fmt: skip
