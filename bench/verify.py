@@ -88,6 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--url", default=os.environ.get("DATABASE_URL", DEFAULT_URL))
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=25, help="rounds per table")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="runs of each command, alternating; the fastest is shown "
+                        "(the machine is shared)")  # fmt: skip
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--reuse", action="store_true")
     options = parser.parse_args(argv)
@@ -98,20 +101,23 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)  # fmt: skip
         load(url, options.tables, options.rounds)
     day = DAY.isoformat()
-    figures = []
-    for label, args in (
-        ("replay, 1 process", ("replay", "--gaming-day", day, "--workers", "1")),
-        ("replay, 2 processes", ("replay", "--gaming-day", day, "--workers", "2")),
-        ("verify_projections", ("verify_projections", "--gaming-day", day)),
-    ):
-        seconds, code, out = _command(url, *args)
-        replayed, verified = REPLAYED.search(out), VERIFIED.search(out)
-        if code or not (replayed or verified):
-            print(f"{label} failed ({code}):\n{out[-3000:]}")
-            return 1
-        match = replayed or verified
-        events, inside = (match[2], float(match[3])) if replayed else (match[1], float(match[2]))
-        figures.append((label, seconds, inside, events))
+    runs: dict[str, list[tuple[float, float, str]]] = {}
+    for _ in range(options.repeats):
+        for label, args in (
+            ("replay, 1 process", ("replay", "--gaming-day", day, "--workers", "1")),
+            ("replay, 2 processes", ("replay", "--gaming-day", day, "--workers", "2")),
+            ("verify_projections", ("verify_projections", "--gaming-day", day)),
+        ):
+            seconds, code, out = _command(url, *args)
+            replayed, verified = REPLAYED.search(out), VERIFIED.search(out)
+            if code or not (replayed or verified):
+                print(f"{label} failed ({code}):\n{out[-3000:]}")
+                return 1
+            match = replayed or verified
+            events, inside = ((match[2], float(match[3])) if replayed
+                              else (match[1], float(match[2])))  # fmt: skip
+            runs.setdefault(label, []).append((seconds, inside, events))
+    figures = [(label, *min(found, key=lambda run: run[1])) for label, found in runs.items()]
     stream = tamper(url, 100_000)
     seconds, code, out = _command(url, "verify_projections", "--gaming-day", day)
     tamper(url, -100_000)
