@@ -357,7 +357,23 @@ def _compare(
             if a != b:
                 found.append(Difference(projection.name, table, label, column, a, b, events,
                                         gaming_day))  # fmt: skip
+    if read_model.day_field is None and found:
+        found = _dated(found, day)
     return found
+
+
+def _dated(found: list[Difference], day: datetime.date | None) -> list[Difference]:
+    """Rows that name no day but are keyed by a stream (the stream index):
+    the gaming day of their stream, so the pages of that day warn too."""
+    import dataclasses
+
+    from audit import providers
+
+    if day is not None:  # only the day's streams were compared
+        return [dataclasses.replace(d, gaming_day=day) for d in found]
+    registered = providers.day_streams()
+    days = registered.days_of(sorted({d.key for d in found})) if registered else {}
+    return [dataclasses.replace(d, gaming_day=days.get(d.key)) for d in found]
 
 
 def _value(model_field: Any, value: Any) -> Any:

@@ -162,10 +162,15 @@ def test_21_a_stream_heads_hash_and_version_edited_are_named(closed, client):
             f"{head.version - 1}, the events give {head.version}") in out, out
     assert (f"DIFFERS audit.stream_index: ledger_stream_index {stream}: head_hash is "
             f"'{'0' * 64}', the events give '{head.head_hash}'") in out, out
-    # A stream index row names no gaming day: the floor board warns.
+    assert "2 difference(s) (2024-05-01: 2)" in out
+    _warns(client, closed)
+    # The floor board warns of any difference.
     client.force_login(closed[Role.SHIFT_SUPERVISOR])
     board = client.get("/admin/floor/").content.decode()
     assert RED in board and "found 2 differences on the read models" in board
+    # Checked with the whole ledger, the row is dated by its stream too.
+    code, out = verify_projections("audit.stream_index")
+    assert code == 1 and "2 difference(s) (2024-05-01: 2)" in out, out
 
 
 def test_21_the_rule_set_edited_in_the_history_table_is_named(closed, client):
@@ -242,3 +247,15 @@ def test_the_check_never_writes_the_live_rows(closed):
     _bypass_triggers("UPDATE casino_dayclose SET win_cents = 1 WHERE gaming_day = %s", [DAY])
     verify_projections()
     assert DayClose.objects.get(gaming_day=DAY).win_cents == 1
+
+
+def test_nobody_but_the_checks_writes_their_outcome(closed):
+    from audit import errors
+    from audit.ledger import Actor, NewEvent, append
+
+    forged = NewEvent(consistency.VERIFIED, {
+        "gaming_day": None, "projections": ["tables.rounds"], "count": 0, "days": {},
+        "differences": [], "run_by": "finance", "skipped": [], "events": 0})  # fmt: skip
+    with pytest.raises(errors.Forbidden, match="may not append projections.verified"):
+        append("projection-check:20240502T000000000000Z", [forged], expected_version=0,
+               actor=Actor.from_user(closed[Role.FINANCE]))  # fmt: skip
