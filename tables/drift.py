@@ -1,6 +1,8 @@
 """Whether the figures a page shows are the ledger's (issue 21): the last
 recorded ``verify_projections`` of their gaming days, read from the ledger
-(``audit.consistency``), never from a table beside it.
+(``audit.consistency``), never from a table beside it; and, for a closed
+day's win report, its figures checked against the close's events on every
+view (``close_differences``).
 
 Where the last check covering a day shown found a difference on that day,
 the finance pages and the floor board say so at the top, in red, with a
@@ -74,6 +76,14 @@ def notice(first: datetime.date | None = None, last: datetime.date | None = None
     chosen = warnings or found
     latest = max((o for o, _ in chosen), key=lambda o: o.position)
     return Notice(latest, sum(n for _, n in chosen), scope)
+
+
+def close_differences(day: datetime.date) -> list[consistency.Difference]:
+    """The day's close figures (the win report's rows and totals, its
+    variances) recomputed from the close's events now, into shadows: a few
+    events, so a page can afford it on every view (the rounds and the table
+    days are the nightly check's)."""
+    return consistency.verify(["casino.closes"], gaming_day=day).differences
 
 
 @staff_member_required

@@ -38,7 +38,7 @@ from audit.ledger import versions_at
 from audit.records import roles_of
 from casino.models import Casino, DayClose, DayCloseStatus, current_gaming_day
 from casino.roles import Role
-from tables.drift import notice
+from tables.drift import close_differences, notice
 from tables.formatting import dollars
 from tables.models import (
     UNRESOLVED,
@@ -679,6 +679,7 @@ def finance_day(request: HttpRequest, day: str) -> HttpResponse:
         month_rows=[(close, close.win_cents - close.theoretical_win_cents)
                     for close in report.month],
         month_chart=month_chart(report.month, report.day), drift=notice(report.day),
+        forged=close_differences(report.day),
     )  # fmt: skip
     return render(request, "tables/finance_day.html", context)
 
@@ -693,11 +694,16 @@ def _download(content: bytes | str, content_type: str, filename: str) -> HttpRes
 def _forged(request: HttpRequest, report: DayReport) -> HttpResponse | None:
     """A download refused while the day's last check found its figures not
     the ledger's (the page says so and links the differences)."""
-    drift = notice(report.day)
-    if drift is None or not drift.warning:
+    drift, forged = notice(report.day), close_differences(report.day)
+    if forged:
+        message = (f"the win report of {report.day} is not offered for download: its figures "
+                   f"are not what the close's events give ({forged[0]})")
+    elif drift is not None and drift.warning:
+        message = (f"the win report of {report.day} is not offered for download: the last "
+                   f"check of the read models found {drift.count} difference(s) from the ledger "
+                   "on that day")
+    else:
         return None
-    message = (f"the win report of {report.day} is not offered for download: the last check of "
-               f"the read models found {drift.count} difference(s) from the ledger on that day")
     return _missing(request, message, 409)
 
 
@@ -861,5 +867,7 @@ def finance_table_day(request: HttpRequest, day: str, table_id: str) -> HttpResp
         rack_cents=figures.collected_cents - figures.paid_cents,
         theoretical_off_cents=figures.win_cents - figures.theoretical_win_cents,
         game=game_label(figures.game), drift=notice(gaming_day),
+        forged=[d for d in close_differences(gaming_day)
+                if d.key.split(" ")[0] in (table_id, str(gaming_day))],
     )  # fmt: skip
     return render(request, "tables/finance_table_day.html", context)

@@ -259,3 +259,22 @@ def test_nobody_but_the_checks_writes_their_outcome(closed):
     with pytest.raises(errors.Forbidden, match="may not append projections.verified"):
         append("projection-check:20240502T000000000000Z", [forged], expected_version=0,
                actor=Actor.from_user(closed[Role.FINANCE]))  # fmt: skip
+
+
+def test_the_win_report_checks_its_figures_against_the_close_on_every_view(closed, client):
+    """No check has run since the tampering: the day's page and the table's
+    recompute the close's figures from its events and say so."""
+    win = TableDayFigures.objects.get(gaming_day=DAY, table_id="T1").win_cents
+    _bypass_triggers("UPDATE tables_tabledayfigures SET win_cents = win_cents + 5000000 "
+                     "WHERE gaming_day = %s AND table_id = 'T1'", [DAY])  # fmt: skip
+    assert consistency.last_outcome(DAY) is None
+    html = _page(client, closed)
+    assert RED in html and 'id="close-forged"' in html
+    assert (f"casino.closes: tables_tabledayfigures T1 {DAY}: win_cents is {win + 5000000}, "
+            f"the events give {win}") in html
+    assert 'id="close-forged"' in _page(client, closed, f"{PAGE}T1/")
+    assert 'id="close-forged"' not in _page(client, closed, f"{PAGE}D1/")
+    assert client.get(f"{PAGE}win-report.pdf").status_code == 409
+    # The page only reads: nothing recorded, nothing repaired.
+    assert consistency.last_outcome(DAY) is None
+    assert TableDayFigures.objects.get(gaming_day=DAY, table_id="T1").win_cents == win + 5000000
