@@ -278,3 +278,20 @@ def test_the_win_report_checks_its_figures_against_the_close_on_every_view(close
     # The page only reads: nothing recorded, nothing repaired.
     assert consistency.last_outcome(DAY) is None
     assert TableDayFigures.objects.get(gaming_day=DAY, table_id="T1").win_cents == win + 5000000
+
+
+def test_rebuilding_the_configuration_history_records_the_tampered_row_first(closed):
+    from tables.models import Table
+
+    _bypass_triggers("UPDATE tables_historicaltable SET ruleset_id = 'PA-674a-2016' "
+                     "WHERE table_id = 'T1'", [])  # fmt: skip
+    out = StringIO()
+    call_command("rebuild_projection", "--no-progress", "--by", "it-admin", stdout=out)
+    assert ("REPLACING tables.configuration: tables_historicaltable T1 history "
+            in out.getvalue()), out.getvalue()  # fmt: skip
+    assert "tables.configuration: rewritten from the ledger's events" in out.getvalue()
+    recorded = consistency.recent_outcomes()[0]
+    assert recorded.rebuilt and recorded.count == 1 and recorded.run_by == "it-admin"
+    assert "'PA-674a-2016'" in recorded.differences()[0]["stored"]
+    assert Table.history.get(table_id="T1").ruleset_id == "PA-674a-2019"
+    assert verify_projections()[0] == 0

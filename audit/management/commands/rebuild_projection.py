@@ -39,10 +39,14 @@ class Command(BaseCommand):
                               "before the rebuild")  # fmt: skip
         else:
             self.stdout.write("no difference from the ledger: the rebuild changes nothing")
+        differing = {d.projection for d in found.differences}
         for name in chosen:
             if name not in projections.PROJECTIONS:
-                consistency.rebuild_check(name)
-                self.stdout.write(f"{name}: rebuilt from the ledger's events")
+                # Rows beside the ledger (the admin's history) are rewritten
+                # only where they differ: their ids are the admin's to keep.
+                if name in differing:
+                    consistency.rebuild_check(name)
+                    self.stdout.write(f"{name}: rewritten from the ledger's events")
                 continue
             with tqdm(
                 total=head_position(), unit="ev", desc=name, disable=no_progress or None
