@@ -343,11 +343,30 @@ def export_day(
         raise ExportError(
             f"gaming day {day} no longer matches its seal: " + "; ".join(report.problems)
         )
+    _refuse_forged(day)
     target = Path(out) / export_name(day)
     _write_day(day, seal, target, events)
     if make_zip:
         write_zip(target, target.with_suffix(".zip"))
     return target
+
+
+def _refuse_forged(day: datetime.date) -> None:
+    """No export of a day whose last check of the read models found them
+    not the ledger's (``verify_projections``): its CSVs would carry forged
+    figures. ``rebuild_projection`` repairs them, recording what it replaced."""
+    from audit.consistency import last_outcome
+
+    outcome = last_outcome(day)
+    if outcome is None or outcome.rebuilt or not outcome.on(day):
+        return
+    first = next((d["text"] for d in outcome.differences()
+                  if d["gaming_day"] == day.isoformat()), "not listed")  # fmt: skip
+    raise ExportError(
+        f"gaming day {day}'s read models are not what the ledger gives: the check recorded in "
+        f"{outcome.stream_id} found {outcome.on(day)} difference(s) on that day (first: "
+        f"{first}); rebuild_projection repairs them and records what it replaced"
+    )
 
 
 def _write_day(

@@ -9,13 +9,28 @@ identical rows (a test checks it for every registered projection).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import datetime
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import connection, models, transaction
 
 from audit.ledger import RecordedEvent, head_position, read_all
 from audit.models import ProjectionCheckpoint, StreamIndex
+
+
+@dataclass(frozen=True)
+class ReadModel:
+    """A table a projection writes, as ``audit.consistency`` compares it with
+    what the ledger gives: its rows by ``key`` (default the primary key; a
+    key that is not unique is told apart by the rows' order), each row's
+    gaming day (``day_field``, None if it has none) and the ledger position
+    it reflects (``position_field``)."""
+
+    model: type[models.Model]
+    key: tuple[str, ...] = ()
+    day_field: str | None = "gaming_day"
+    position_field: str = "computed_at_position"
 
 
 @dataclass(frozen=True)
@@ -26,6 +41,17 @@ class Projection:
     event_types: frozenset[str] | None
     apply: Callable[[list[RecordedEvent]], None]
     clear: Callable[[], None]
+    #: Every table ``apply`` writes (``verify_projections`` recomputes them
+    #: into shadows of these and compares).
+    read_models: tuple[ReadModel, ...] = ()
+    #: The streams whose events make a gaming day's rows (``verify_projections
+    #: --gaming-day``); None for a projection whose rows have no day.
+    day_streams: Callable[[datetime.date], Sequence[str]] | None = None
+    #: Optional: fill the (shadowed) read models straight from the ledger in
+    #: SQL, given a query of the streams to cover (None: all) and the last
+    #: position: what ``verify_projections`` runs instead of folding every
+    #: event, for a projection that is an aggregate of the ledger's rows.
+    recompute: Callable[[str | None, int], None] | None = None
 
 
 PROJECTIONS: dict[str, Projection] = {}
@@ -144,6 +170,31 @@ def _apply_stream_index(events: list[RecordedEvent]) -> None:
     )
 
 
+def _recompute_stream_index(streams: str | None, upto: int) -> None:
+    """Each stream's first and last event up to ``upto``, in one statement.
+    Unqualified, so inside ``audit.consistency``'s check it writes the shadow."""
+    kind = ("split_part(g.stream_id, ':', 1)" if connection.vendor == "postgresql"
+            else "substr(g.stream_id, 1, instr(g.stream_id, ':') - 1)")  # fmt: skip
+    within = f" AND stream_id IN ({streams})" if streams else ""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO ledger_stream_index (stream_id, kind, version, first_position, "
+            "last_position, last_event_type, first_occurred_at, last_occurred_at, head_hash) "
+            f"SELECT g.stream_id, {kind}, l.version, f.position, l.position, l.event_type, "
+            "f.occurred_at, l.occurred_at, l.hash FROM (SELECT stream_id, min(version) AS "
+            "first_version, max(version) AS last_version FROM ledger_event WHERE position <= %s"
+            f"{within} GROUP BY stream_id) g JOIN ledger_event f ON f.stream_id = g.stream_id "
+            "AND f.version = g.first_version JOIN ledger_event l ON l.stream_id = g.stream_id "
+            "AND l.version = g.last_version", [upto])  # fmt: skip
+
+
+def _day_streams(day: datetime.date) -> list[str]:
+    from audit import providers
+
+    registered = providers.day_streams()
+    return registered.of_day(day) if registered is not None else []
+
+
 STREAM_INDEX = register(
     Projection(
         name="audit.stream_index",
@@ -151,5 +202,8 @@ STREAM_INDEX = register(
         event_types=None,
         apply=_apply_stream_index,
         clear=lambda: StreamIndex.objects.all().delete(),
+        read_models=(ReadModel(StreamIndex, day_field=None, position_field="last_position"),),
+        day_streams=_day_streams,
+        recompute=_recompute_stream_index,
     )
 )

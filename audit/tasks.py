@@ -1,5 +1,5 @@
-"""Celery wrappers: the plain functions live in audit.projections and
-audit.verify."""
+"""Celery wrappers: the plain functions live in audit.projections,
+audit.verify and audit.consistency."""
 
 from celery import shared_task
 
@@ -18,3 +18,13 @@ def verify_ledger() -> dict[str, object]:
     from audit.nightly import check_ledger
 
     return check_ledger()
+
+
+@shared_task(name="audit.verify_projections")
+def verify_projections() -> dict[str, object]:
+    """The nightly check of the read models (beat, migration audit.0015):
+    ``verify_projections`` over the whole ledger, its outcome recorded in
+    the ledger, which the floor board and the finance pages show."""
+    from audit.consistency import check_projections
+
+    return check_projections()

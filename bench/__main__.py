@@ -10,6 +10,8 @@
   export) of simulated days, stage by stage;
 * ``bench.round_append`` — a 95-event round appended one event at a time
   through the ledger: the rounds service's work against one replay;
+* ``bench.verify`` — ``verify_projections`` of a simulated 200-table day beside
+  ``replay`` of the same day (``python -m bench.verify --help``);
 * ``bench.parsheet`` — the Three Card Poker exact par sheet, cold (no database);
 * ``bench.dice_parsheet`` — every dice par sheet under every reading, cold.
 
@@ -29,11 +31,11 @@ import sys
 import traceback
 
 BENCHMARKS = (
-    "ledger", "evaluator", "replay", "games", "close", "round_append", "parsheet",
+    "ledger", "evaluator", "replay", "games", "close", "round_append", "verify", "parsheet",
     "dice_parsheet",
 )  # fmt: skip
 #: Benchmarks run as ``python -m bench.<name>`` in their own interpreter.
-MODULES = ("replay", "games", "close", "round_append", "parsheet", "dice_parsheet")
+MODULES = ("replay", "games", "close", "round_append", "verify", "parsheet", "dice_parsheet")
 
 
 def _run_evaluator() -> int:

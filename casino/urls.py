@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from casino import permission_changes, second_factor
-from tables import actions, api, finance, finance_drill, floor
+from tables import actions, api, drift, finance, finance_drill, floor
 
 admin.site.site_header = "Pitboss"
 admin.site.site_title = "Pitboss"
@@ -24,6 +24,8 @@ urlpatterns = [
          finance_drill.finance_variance, name="finance-variance"),
     path("admin/finance/<str:day>/<slug:table_id>/", finance.finance_table_day,
          name="finance-table-day"),
+    path("admin/read-model-check/<int:position>/", drift.differences,
+         name="projection-differences"),
     path("admin/second-factor/", second_factor.enrol, name="second-factor-enrol"),
     path("admin/permission-changes/", admin.site.admin_view(permission_changes.page),
          name="permission-changes"),

@@ -58,7 +58,7 @@ from audit.ledger import (
     read_stream,
     read_streams,
 )
-from audit.projections import Projection, register
+from audit.projections import Projection, ReadModel, register
 from audit.projections import run as run_projection
 from audit.registry import (
     EventType,
@@ -672,6 +672,19 @@ def _clear_closes() -> None:
     Variance.objects.all().delete()
 
 
+def _read_models() -> tuple[ReadModel, ...]:
+    from tables.models import TableDayFigures, Variance
+
+    return (ReadModel(DayClose), ReadModel(TableDayFigures, key=("table_id", "gaming_day")),
+            ReadModel(Variance, key=("table_id", "gaming_day", "kind")))  # fmt: skip
+
+
+def _close_streams(day: datetime.date) -> list[str]:
+    from tables.day_streams import close_streams
+
+    return close_streams(day)
+
+
 CLOSES = register(
     Projection(
         name="casino.closes",  # its checkpoint row is kept under this name
@@ -679,6 +692,8 @@ CLOSES = register(
         event_types=frozenset(STAGES),
         apply=_apply_closes,
         clear=_clear_closes,
+        read_models=_read_models(),
+        day_streams=_close_streams,
     )
 )
 

@@ -9,7 +9,7 @@ class TablesConfig(AppConfig):
     def ready(self) -> None:
         # Register round event types, the round stream kind, projections and
         # the read models the ledger's exports carry.
-        from audit import providers
+        from audit import consistency, providers
         from tables import (  # noqa: F401
             compliance,
             configuration,
@@ -31,6 +31,9 @@ class TablesConfig(AppConfig):
         providers.register_side_check(
             "configuration", lambda: [str(d) for d in configuration.differences()]
         )
+        # … and by verify_projections, beside the read models.
+        consistency.register_check("tables.configuration", consistency.Check(
+            differences=configuration.checked, rebuild=configuration.rebuild_history))
         post_migrate.connect(configuration.import_history, sender=self,
                              dispatch_uid="tables.configuration.import_history")  # fmt: skip
         post_migrate.connect(configuration.import_thresholds, sender=self,

@@ -49,7 +49,7 @@ from audit.ledger import (
     stream_version,
     streams_touched,
 )
-from audit.projections import Projection, emptying, register, upsert
+from audit.projections import Projection, ReadModel, emptying, register, upsert
 from audit.projections import run as run_projection
 from audit.registry import (
     TEXT,
@@ -471,6 +471,12 @@ def _apply_compliance(batch: list[RecordedEvent]) -> None:
     upsert(ComplianceFinding, rows)
 
 
+def _day_streams(day: datetime.date) -> list[str]:
+    from tables import day_streams
+
+    return day_streams.compliance_streams(day)
+
+
 COMPLIANCE = register(
     Projection(
         name="tables.compliance",
@@ -479,5 +485,7 @@ COMPLIANCE = register(
         event_types=frozenset(COMPLIANCE_EVENT_TYPES),
         apply=_apply_compliance,
         clear=emptying(ComplianceFinding),
+        read_models=(ReadModel(ComplianceFinding),),
+        day_streams=_day_streams,
     )
 )

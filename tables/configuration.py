@@ -248,6 +248,15 @@ def differences(table_ids: Iterable[str] | None = None) -> list[Difference]:
     return found
 
 
+def checked(gaming_day: datetime.date | None = None) -> list[Any]:
+    """``differences`` as ``verify_projections`` names them (every table's
+    history, whatever the day: a row in force on any day may be edited)."""
+    from audit.consistency import Difference as Found
+
+    return [Found("tables.configuration", d.table, d.key, d.field, d.stored, d.ledger, d.events)
+            for d in differences()]
+
+
 def _compare(
     name: str, key: str, row: Any, configuration: config.Configuration
 ) -> list[Difference]:

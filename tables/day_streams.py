@@ -91,3 +91,49 @@ def days_of_streams(stream_ids: list[str]) -> dict[str, datetime.date]:
 
 
 register_day_streams(DayStreams(of_day=streams_of_day, days_of=days_of_streams))
+
+
+# --- the streams of a day's rows in each projection (``verify_projections --gaming-day``) ---
+
+
+def streams_of_kinds(day: datetime.date, *kinds: str) -> list[str]:
+    """The day's streams (``streams_of_day``) of the given kinds."""
+    return [s for s in streams_of_day(day) if s.partition(":")[0] in kinds]
+
+
+def _first_events(condition: str, params: list) -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT stream_id FROM ledger_event e WHERE e.version = 1 AND "
+                       f"{condition} ORDER BY stream_id", params)  # fmt: skip
+        return [row[0] for row in cursor.fetchall()]
+
+
+def close_streams(day: datetime.date) -> list[str]:
+    return _first_events("e.stream_id = %s", [f"close:{day.isoformat()}"])
+
+
+def compliance_streams(day: datetime.date) -> list[str]:
+    """Compliance findings raised for ``day`` (their first event names it)."""
+    from tables.compliance import COMPLIANCE_STREAM_KIND
+
+    return _first_events(f"e.stream_id LIKE %s AND {_gaming_day('e.payload')} = %s",
+                         [f"{COMPLIANCE_STREAM_KIND}:%", day.isoformat()])  # fmt: skip
+
+
+def finding_review_streams(day: datetime.date) -> list[str]:
+    """The reviews of the findings of ``day``'s rounds (their first event
+    names the round)."""
+    from tables.reviews import FINDING_STREAM_KIND
+
+    where, params = RoundSelection(gaming_day=day).where()
+    field = ("e.payload ->> 'round_stream'" if connection.vendor == "postgresql"
+             else "json_extract(e.payload, '$.round_stream')")  # fmt: skip
+    return _first_events(f"e.stream_id LIKE %s AND {field} IN (SELECT o.stream_id FROM "
+                         f"ledger_event o WHERE o.version = 1 AND {where})",
+                         [f"{FINDING_STREAM_KIND}:%", *params])  # fmt: skip
+
+
+def variance_review_streams(day: datetime.date) -> list[str]:
+    from tables.variance_reviews import VARIANCE_STREAM_KIND
+
+    return _first_events("e.stream_id LIKE %s", [f"{VARIANCE_STREAM_KIND}:{day.isoformat()}:%"])

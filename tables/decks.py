@@ -36,7 +36,7 @@ from django.db import connection
 
 from audit import errors
 from audit.ledger import Actor, NewEvent, RecordedEvent, read_streams, streams_touched
-from audit.projections import Projection, emptying, register, upsert
+from audit.projections import Projection, ReadModel, emptying, register, upsert
 from audit.registry import (
     TEXT,
     EventType,
@@ -397,5 +397,7 @@ DECKS = register(
         event_types=frozenset(DECK_EVENT_TYPES),
         apply=_apply_decks,
         clear=emptying(Deck),
+        # A deck has no gaming day: checked with the whole ledger only.
+        read_models=(ReadModel(Deck, day_field=None),),
     )
 )

@@ -32,7 +32,7 @@ from typing import Any
 from django.db import connection
 
 from audit.ledger import Actor, NewEvent, RecordedEvent, read_streams, streams_touched
-from audit.projections import Projection, emptying, register, upsert
+from audit.projections import Projection, ReadModel, emptying, register, upsert
 from audit.registry import (
     TEXT,
     EventType,
@@ -266,5 +266,6 @@ DICE = register(
         event_types=frozenset(DICE_EVENT_TYPES),
         apply=_apply_dice,
         clear=emptying(DiceSet),
+        read_models=(ReadModel(DiceSet, day_field=None),),
     )
 )

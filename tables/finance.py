@@ -38,6 +38,7 @@ from audit.ledger import versions_at
 from audit.records import roles_of
 from casino.models import Casino, DayClose, DayCloseStatus, current_gaming_day
 from casino.roles import Role
+from tables.drift import close_differences, notice
 from tables.formatting import dollars
 from tables.models import (
     UNRESOLVED,
@@ -637,7 +638,7 @@ def _live_or(request: HttpRequest, day: datetime.date, missing: HttpResponse) ->
         return missing
     close = DayClose.objects.filter(gaming_day=day).first()
     context = _context(request, f"Gaming day {day:%A %d %B %Y}: live, not closed",
-                       live=report, close=close, closed_days=_closed_days(),
+                       live=report, close=close, closed_days=_closed_days(), drift=notice(day),
                        today=current_gaming_day(timezone.now()))  # fmt: skip
     return render(request, "tables/finance_live.html", context)
 
@@ -677,7 +678,8 @@ def finance_day(request: HttpRequest, day: str) -> HttpResponse:
         closed_days=_closed_days(), table_chart=table_chart(report.tables, report.day),
         month_rows=[(close, close.win_cents - close.theoretical_win_cents)
                     for close in report.month],
-        month_chart=month_chart(report.month, report.day),
+        month_chart=month_chart(report.month, report.day), drift=notice(report.day),
+        forged=close_differences(report.day),
     )  # fmt: skip
     return render(request, "tables/finance_day.html", context)
 
@@ -689,12 +691,31 @@ def _download(content: bytes | str, content_type: str, filename: str) -> HttpRes
     return response
 
 
+def _forged(request: HttpRequest, report: DayReport) -> HttpResponse | None:
+    """A download refused while the day's last check found its figures not
+    the ledger's (the page says so and links the differences)."""
+    drift, forged = notice(report.day), close_differences(report.day)
+    if forged:
+        message = (f"the win report of {report.day} is not offered for download: its figures "
+                   f"are not what the close's events give ({forged[0]})")
+    elif drift is not None and drift.warning:
+        message = (f"the win report of {report.day} is not offered for download: the last "
+                   f"check of the read models found {drift.count} difference(s) from the ledger "
+                   "on that day")
+    else:
+        return None
+    return _missing(request, message, 409)
+
+
 @staff_member_required
 def finance_csv(request: HttpRequest, day: str) -> HttpResponse:
     _require_finance(request)
     report = _report_or_error(request, day)
     if isinstance(report, HttpResponse):
         return report
+    refused = _forged(request, report)
+    if refused is not None:
+        return refused
     return _download(win_report_csv(report), "text/csv; charset=utf-8",
                      f"pitboss-win-report-{report.day.isoformat()}.csv")  # fmt: skip
 
@@ -705,6 +726,9 @@ def finance_pdf(request: HttpRequest, day: str) -> HttpResponse:
     report = _report_or_error(request, day)
     if isinstance(report, HttpResponse):
         return report
+    refused = _forged(request, report)
+    if refused is not None:
+        return refused
     from tables.finance_pdf import win_report_pdf
 
     return _download(win_report_pdf(report), "application/pdf",
@@ -805,6 +829,7 @@ def finance_variances(request: HttpRequest) -> HttpResponse:
     context["status_label"] = "" if status == "all" else VARIANCE_STATUSES[status]
     context["groups"] = variance_groups(lines)
     context["single_day"] = start == end
+    context["drift"] = notice(start, end)
     return render(request, "tables/finance_variances.html", context)
 
 
@@ -841,6 +866,8 @@ def finance_table_day(request: HttpRequest, day: str, table_id: str) -> HttpResp
         drop_off_cents=figures.drop_cents - figures.buy_ins_cents,
         rack_cents=figures.collected_cents - figures.paid_cents,
         theoretical_off_cents=figures.win_cents - figures.theoretical_win_cents,
-        game=game_label(figures.game),
+        game=game_label(figures.game), drift=notice(gaming_day),
+        forged=[d for d in close_differences(gaming_day)
+                if d.key.split(" ")[0] in (table_id, str(gaming_day))],
     )  # fmt: skip
     return render(request, "tables/finance_table_day.html", context)

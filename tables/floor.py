@@ -21,6 +21,7 @@ from audit.ledger import read_stream, versions_at
 from casino.models import current_gaming_day
 from tables.actions import actions_allowed
 from tables.compliance import STANDING_KINDS
+from tables.drift import notice
 from tables.formatting import cite, dollars, people
 from tables.models import (
     UNRESOLVED,
@@ -223,7 +224,8 @@ def floor_board(request: HttpRequest) -> HttpResponse:
     finance = may_see_finance(request.user)
     context = {**admin.site.each_context(request), "title": "Floor board", "state": state,
                "lead_seconds": 30 * 60, "may_see_finance": finance,
-               "open_variances": open_variance_count() if finance else None}  # fmt: skip
+               "open_variances": open_variance_count() if finance else None,
+               "drift": notice()}  # fmt: skip
     return render(request, "tables/floor_board.html", context)
 
 

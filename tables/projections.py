@@ -6,7 +6,7 @@ computed at."""
 from __future__ import annotations
 
 from audit.ledger import RecordedEvent
-from audit.projections import Projection, emptying, register, upsert
+from audit.projections import Projection, ReadModel, emptying, register, upsert
 from tables import rounds as round_states
 from tables.models import Finding, Round
 from tables.rules.events import ROUND_EVENT_TYPES
@@ -48,6 +48,12 @@ def _apply_rounds(batch: list[RecordedEvent]) -> None:
     Finding.objects.bulk_create(findings)
 
 
+def _day_streams(day):
+    from tables.day_streams import streams_of_kinds
+
+    return streams_of_kinds(day, "round")
+
+
 ROUNDS = register(
     Projection(
         name="tables.rounds",
@@ -56,5 +62,9 @@ ROUNDS = register(
         event_types=frozenset(ROUND_EVENT_TYPES),
         apply=_apply_rounds,
         clear=emptying(Finding, Round),
+        # A round's findings have no key of their own (a round may repeat one).
+        read_models=(ReadModel(Round), ReadModel(Finding, key=("round_id", "seat", "wager",
+                                                               "kind"))),  # fmt: skip
+        day_streams=_day_streams,
     )
 )

@@ -24,7 +24,7 @@ from typing import Any
 
 from audit import errors
 from audit.ledger import RecordedEvent, read_stream, read_streams, streams_touched
-from audit.projections import Projection, emptying, register, upsert
+from audit.projections import Projection, ReadModel, emptying, register, upsert
 from audit.registry import (
     TEXT,
     EventType,
@@ -255,6 +255,12 @@ def _apply_reviews(batch: list[RecordedEvent]) -> None:
     upsert(FindingReview, rows)
 
 
+def _day_streams(day: datetime.date) -> list[str]:
+    from tables import day_streams
+
+    return day_streams.finding_review_streams(day)
+
+
 FINDING_REVIEWS = register(
     Projection(
         name="tables.finding_reviews",
@@ -262,5 +268,7 @@ FINDING_REVIEWS = register(
         event_types=frozenset(FINDING_REVIEW_TYPES),
         apply=_apply_reviews,
         clear=emptying(FindingReview),
+        read_models=(ReadModel(FindingReview),),
+        day_streams=_day_streams,
     )
 )

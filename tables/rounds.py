@@ -233,6 +233,10 @@ class RoundsService:
                 self.counts["hit"] += 1
                 found[stream_id] = entry
                 continue
+            if entry is None and events[0].version == 1:
+                # The batch holds the round from its first event (a rebuild, a
+                # check): it is built from them, not read again.
+                entry = empty(stream_id)
             if entry is not None and entry.version < last.version:
                 ahead = [e for e in events if e.version > entry.version]
                 if _continues(entry, ahead, last.version, last.hash):
@@ -287,7 +291,7 @@ def _continues(entry: RoundState, ahead: Sequence[RecordedEvent], version: int,
     return (
         len(ahead) == version - entry.version
         and bool(ahead)
-        and ahead[0].prev_hash == entry.head_hash
+        and (entry.version == 0 or ahead[0].prev_hash == entry.head_hash)
         and ahead[-1].hash == head_hash
     )
 

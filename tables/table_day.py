@@ -41,7 +41,7 @@ from django.db import connection
 
 from audit import errors
 from audit.ledger import RecordedEvent, read_stream, read_streams, streams_touched
-from audit.projections import Projection, register, upsert
+from audit.projections import Projection, ReadModel, register, upsert
 from audit.registry import (
     POSITIVE_CENTS,
     TEXT,
@@ -812,6 +812,15 @@ def _apply_slips(batch: list[RecordedEvent]) -> None:
     upsert(Slip, [slip_row(stream_id, events) for stream_id, events in touched.items()])
 
 
+def _day_streams(*kinds: str):
+    def streams(day: datetime.date) -> list[str]:
+        from tables.day_streams import streams_of_kinds
+
+        return streams_of_kinds(day, *kinds)
+
+    return streams
+
+
 TABLE_DAYS = register(
     Projection(
         name="tables.table_days",
@@ -820,6 +829,8 @@ TABLE_DAYS = register(
         event_types=frozenset(TABLE_EVENT_TYPES + SLIP_EVENT_TYPES),
         apply=_apply_table_days,
         clear=lambda: TableDay.objects.all().delete(),
+        read_models=(ReadModel(TableDay),),
+        day_streams=_day_streams(TABLE_STREAM_KIND, SLIP_STREAM_KIND),
     )
 )
 SLIPS = register(
@@ -829,5 +840,7 @@ SLIPS = register(
         event_types=frozenset(SLIP_EVENT_TYPES),
         apply=_apply_slips,
         clear=lambda: Slip.objects.all().delete(),
+        read_models=(ReadModel(Slip),),
+        day_streams=_day_streams(SLIP_STREAM_KIND),
     )
 )

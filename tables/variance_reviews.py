@@ -21,7 +21,7 @@ from typing import Any
 
 from audit import errors
 from audit.ledger import RecordedEvent, streams_touched
-from audit.projections import Projection, emptying, register, upsert
+from audit.projections import Projection, ReadModel, emptying, register, upsert
 from audit.registry import (
     TEXT,
     EventType,
@@ -131,6 +131,12 @@ def _apply(batch: list[RecordedEvent]) -> None:
     upsert(VarianceReview, rows)
 
 
+def _day_streams(day: datetime.date) -> list[str]:
+    from tables import day_streams
+
+    return day_streams.variance_review_streams(day)
+
+
 VARIANCE_REVIEWS = register(
     Projection(
         name="tables.variance_reviews",
@@ -138,5 +144,7 @@ VARIANCE_REVIEWS = register(
         event_types=frozenset(VARIANCE_REVIEW_TYPES),
         apply=_apply,
         clear=emptying(VarianceReview),
+        read_models=(ReadModel(VarianceReview),),
+        day_streams=_day_streams,
     )
 )

@@ -66,3 +66,14 @@ def test_the_embedded_default_runs_on_sqlite(tmp_path):
     assert "every hash chain intact" in _manage("verify_ledger", "--no-progress", env=env)
     replayed = _manage("replay", "--no-progress", "--gaming-day", "2024-05-01", env=env)
     assert "Replayed 20 rounds" in replayed
+    # Issue 21: the read models checked against the ledger in SQLite's temp schema.
+    checked = _manage("verify_projections", "--no-progress", env=env)
+    assert "every row is what the events give" in checked, checked
+    _manage("shell", "-c", "from django.db import connection\nconnection.cursor().execute("
+            "'UPDATE tables_round SET recorded_paid_cents = recorded_paid_cents + 100000')",
+            env=env)  # fmt: skip
+    forged = subprocess.run([sys.executable, "manage.py", "verify_projections", "--no-progress",
+                             "--gaming-day", "2024-05-01"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert forged.returncode == 1, forged.stdout + forged.stderr
+    assert forged.stdout.count("DIFFERS tables.rounds: tables_round round:") == 20, forged.stdout
