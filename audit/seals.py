@@ -380,31 +380,39 @@ def before_members(members: Ranges, columns: str = "stream_id, hash") -> list[tu
     return sorted(rows, key=lambda row: row[1 if columns.startswith("position") else 0])
 
 
-def walk_day(day: datetime.date, calendar: GamingDayCalendar | None = None,
-             cutoff: int | None = None) -> DayWalk:  # fmt: skip
-    """Recompute every hash and link of the day's events (``day_members``)
-    and the root of the streams' heads."""
-    start, end = day_window(day, calendar)
-    members, amends = _members(day, start, end, cutoff)
-    walk = DayWalk(amends=amends, ranges=members)
-    heads: dict[str, tuple[int, str]] = {
-        stream_id: (0, GENESIS_HASH) for stream_id, found in members.items() if found[0] == 1
-    }
-    heads.update({stream_id: (version, h) for stream_id, version, h
-                  in before_members(members, "stream_id, version, hash")})  # fmt: skip
-    seen: set[str] = set()
-    broken: set[str] = set()
-    for row in member_rows(members):
-        (position, stream_id, version, event_type, schema_version, payload, metadata,
-         occurred_at, recorded_at, prev_hash, stored_hash) = row  # fmt: skip
-        before = heads.get(stream_id)
-        walk.events += 1
-        walk.first_position = min(position, walk.first_position or position)
-        walk.last_position = max(position, walk.last_position or position)
-        heads[stream_id] = (version, stored_hash)
-        seen.add(stream_id)
-        if stream_id in broken:
-            continue
+class ChainCheck:
+    """Every hash and link of some of a day's members, checked as their events
+    arrive in position order (``member_rows``), and each stream's head kept:
+    the seal's walk, fed by ``walk_day`` or by a caller reading the day for
+    more than the seal (the close's one read of the day). The payload and
+    metadata come as canonical JSON text (``canonical_payload``)."""
+
+    def __init__(self, members: Ranges) -> None:
+        self.heads: dict[str, tuple[int, str]] = {
+            stream_id: (0, GENESIS_HASH) for stream_id, found in members.items() if found[0] == 1
+        }
+        self.heads.update({stream_id: (version, h) for stream_id, version, h
+                           in before_members(members, "stream_id, version, hash")})  # fmt: skip
+        self.events = 0
+        self.first_position: int | None = None
+        self.last_position: int | None = None
+        #: (position, what is wrong), in position order.
+        self.problems: list[tuple[int, str]] = []
+        self.seen: set[str] = set()
+        self._broken: set[str] = set()
+
+    def add(self, position: int, stream_id: str, version: int, event_type: str,
+            schema_version: int, payload_json: str, metadata_json: str, occurred_at: str,
+            recorded_at: str, prev_hash: str, stored_hash: str) -> None:  # fmt: skip
+        before = self.heads.get(stream_id)
+        self.events += 1
+        if self.first_position is None:
+            self.first_position = position
+        self.last_position = position
+        self.heads[stream_id] = (version, stored_hash)
+        self.seen.add(stream_id)
+        if stream_id in self._broken:
+            return
         expected_prev = before[1] if before and version == before[0] + 1 else None
         problem = ""
         if expected_prev is None:
@@ -416,26 +424,65 @@ def walk_day(day: datetime.date, calendar: GamingDayCalendar | None = None,
             version=version,
             type_json=canonical_json(event_type).decode(),
             schema_version=schema_version,
-            payload_json=canonical_payload(loads_json(payload)),
-            metadata_json=canonical_payload(loads_json(metadata)),
-            occurred_at=stamp(occurred_at),
-            recorded_at=stamp(recorded_at),
+            payload_json=payload_json,
+            metadata_json=metadata_json,
+            occurred_at=occurred_at,
+            recorded_at=recorded_at,
             prev_hash=prev_hash,
         ):
             problem = "content altered: the recomputed hash differs from the stored one"
         if problem:
-            broken.add(stream_id)
-            walk.problems.append(
-                f"stream {stream_id} version {version} (position {position}): {problem}"
+            self._broken.add(stream_id)
+            self.problems.append(
+                (position, f"stream {stream_id} version {version} (position {position}): {problem}")
             )
+
+
+def finish_walk(checks: list[ChainCheck], members: Ranges,
+                amends: dict[str, datetime.date]) -> DayWalk:  # fmt: skip
+    """The day's walk from the checks of disjoint sets of its members (one,
+    or one per part of a day read in parts): counts, problems in position
+    order, and the Merkle root over every stream's head."""
+    walk = DayWalk(amends=amends, ranges=members)
+    problems: list[tuple[int, str]] = []
+    for check in checks:
+        walk.events += check.events
+        if check.first_position is not None:
+            walk.first_position = min(check.first_position,
+                                      walk.first_position or check.first_position)  # fmt: skip
+            walk.last_position = max(check.last_position or 0, walk.last_position or 0)
+        problems.extend(check.problems)
+        walk.heads.update({stream_id: check.heads[stream_id] for stream_id in check.seen})
+    walk.problems = [problem for _, problem in sorted(problems)]
     root = MerkleRoot()
-    for stream_id in sorted(seen):
-        version, head_hash = heads[stream_id]
-        root.add(leaf_hash(stream_id, version, head_hash))
-        walk.streams += 1
+    for stream_id in sorted(walk.heads):
+        root.add(leaf_hash(stream_id, *walk.heads[stream_id]))
+    walk.streams = root.count
     walk.merkle_root = root.hexdigest()
-    walk.heads = {stream_id: heads[stream_id] for stream_id in seen}
     return walk
+
+
+def day_membership(day: datetime.date, cutoff: int | None,
+                   calendar: GamingDayCalendar | None = None,
+                   ) -> tuple[Ranges, dict[str, datetime.date]]:  # fmt: skip
+    """``day_members`` of ``day`` and the earlier sealed days it amends (by stream)."""
+    start, end = day_window(day, calendar)
+    return _members(day, start, end, cutoff)
+
+
+def walk_day(day: datetime.date, calendar: GamingDayCalendar | None = None,
+             cutoff: int | None = None) -> DayWalk:  # fmt: skip
+    """Recompute every hash and link of the day's events (``day_members``)
+    and the root of the streams' heads."""
+    members, amends = day_membership(day, cutoff, calendar)
+    check = ChainCheck(members)
+    for row in member_rows(members):
+        (position, stream_id, version, event_type, schema_version, payload, metadata,
+         occurred_at, recorded_at, prev_hash, stored_hash) = row  # fmt: skip
+        check.add(position, stream_id, version, event_type, schema_version,
+                  canonical_payload(loads_json(payload)), canonical_payload(loads_json(metadata)),
+                  stamp(occurred_at), stamp(recorded_at), prev_hash, stored_hash)  # fmt: skip
+    return finish_walk([check], members, amends)
 
 
 def amendments(walk: DayWalk) -> list[dict[str, Any]]:
@@ -475,12 +522,16 @@ def seal_hash(body: dict[str, Any]) -> str:
 
 
 def seal_day(
-    day: datetime.date, *, now: datetime.datetime | None = None, cutoff: int | None = None
+    day: datetime.date, *, now: datetime.datetime | None = None, cutoff: int | None = None,
+    walk: DayWalk | None = None,
 ) -> DaySeal:
     """Seal ``day`` (or return its existing seal: sealing is idempotent).
 
     ``cutoff`` is the ledger position the day's streams are sealed up to
     (``day_members``): the close's; by default the ledger's head now.
+    ``walk`` is the day's walk at that cutoff when the caller has just made
+    it (the close reads the day once for its replay, the seal and the
+    export); otherwise the day is walked here.
     The read models are brought up to date first: their CSVs are signed."""
     existing = DaySeal.objects.filter(gaming_day=day).first()
     if existing is not None:
@@ -505,7 +556,8 @@ def seal_day(
         from audit.ledger import head_position
 
         cutoff = head_position()
-    walk = walk_day(day, casino, cutoff)
+    if walk is None:
+        walk = walk_day(day, casino, cutoff)
     if walk.problems:
         raise SealError(f"gaming day {day} has broken hash chains: " + "; ".join(walk.problems))
     from audit.exports import day_contents  # the export's files are written there

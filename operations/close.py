@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import multiprocessing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,6 +69,7 @@ from audit.registry import (
 from casino.configuration import thresholds_in_force
 from casino.models import Casino, DayClose, DayCloseStatus, VariancePolicy
 from casino.roles import Role
+from operations.day_read import PROGRESS_EVERY, DayRead, read_day
 
 CLOSE_STREAM_KIND = "close"
 STARTED = "close.started"
@@ -282,33 +282,36 @@ def _close(
         record(STARTED, _start(day, casino, requested_by, force))
         progress("started", 1, 1)
     cutoff = recorded[STARTED].payload["cutoff_position"]
-    if REPLAYED not in recorded:
-        record(REPLAYED, _replay(day, cutoff, progress, workers))
-    if RECONCILED not in recorded:
-        record(RECONCILED, _reconcile(day, recorded[STARTED].payload, recorded[REPLAYED].payload,
-                                      progress))  # fmt: skip
-    ahead = None
-    if SEALED not in recorded:
-        from audit.seals import seal_day
+    # The day is read once, by the replay (or by the seal when a run resumes
+    # there): that read checks the chains for the seal and writes events.jsonl.
+    read = None
+    try:
+        if REPLAYED not in recorded:
+            read = _read(day, cutoff, progress, replay=True)
+            assert read.tally is not None
+            record(REPLAYED, read.tally.payload())
+        if RECONCILED not in recorded:
+            record(RECONCILED, _reconcile(day, recorded[STARTED].payload,
+                                          recorded[REPLAYED].payload, progress))  # fmt: skip
+        if SEALED not in recorded:
+            from audit.seals import seal_day
 
-        progress("sealed", 0, 1)
-        if _can_fork(workers) and recorded[REPLAYED].payload["events"] > AHEAD_EVENTS:
-            ahead = _EventsAhead(day, cutoff)
-        try:
-            seal = seal_day(day, now=now, cutoff=cutoff)
-        except BaseException:
-            if ahead is not None:
-                ahead.abandon()
-            raise
-        record(SEALED, {"seal_hash": seal.seal_hash, "merkle_root": seal.merkle_root,
-                        "events": seal.event_count, "streams": seal.stream_count})  # fmt: skip
-        progress("sealed", 1, 1)
-    if EXPORTED not in recorded:
-        # A seal made by this very run was a full walk of the day a moment ago;
-        # a close resumed later checks the day against its seal again.
-        check_seal = "sealed" not in report.stages_run
-        events = ahead.result() if ahead is not None else None
-        record(EXPORTED, _export(day, now, progress, check_seal, events))
+            progress("sealed", 0, 1)
+            if read is None:
+                read = _read(day, cutoff, progress, replay=False)
+            seal = seal_day(day, now=now, cutoff=cutoff, walk=read.walk)
+            record(SEALED, {"seal_hash": seal.seal_hash, "merkle_root": seal.merkle_root,
+                            "events": seal.event_count, "streams": seal.stream_count})  # fmt: skip
+            progress("sealed", 1, 1)
+        if EXPORTED not in recorded:
+            # A seal made by this very run was a full walk of the day a moment ago;
+            # a close resumed later checks the day against its seal again.
+            check_seal = "sealed" not in report.stages_run
+            events = read.events if read is not None else None
+            record(EXPORTED, _export(day, now, progress, check_seal, events))
+    finally:
+        if read is not None:
+            read.events[0].unlink(missing_ok=True)  # moved into the export, or not wanted
     reconciled = recorded[RECONCILED].payload["totals"]
     record(COMPLETED, {"tables": reconciled["tables"], "variances": reconciled["variances"],
                        "win_cents": reconciled["win_cents"]})  # fmt: skip
@@ -367,92 +370,33 @@ def _start(day: datetime.date, casino: Casino, requested_by: str, force: bool) -
 # --- 2. replay --------------------------------------------------------------------------
 
 
-@dataclass
-class _DayTally:
-    rounds: int = 0
-    events: int = 0
-    findings: dict[str, int] = field(default_factory=dict)
-    refused: list[str] = field(default_factory=list)
-    tables: dict[str, Any] = field(default_factory=dict)
+def _read(day: datetime.date, cutoff: int, progress: Progress, replay: bool) -> DayRead:
+    """The close's one read of the day (``operations.day_read``), its
+    ``events.jsonl`` written aside for the export."""
+    from audit.exports import export_name
 
-    def merge(self, other: _DayTally) -> _DayTally:
-        self.rounds += other.rounds
-        self.events += other.events
-        for kind, count in other.findings.items():
-            self.findings[kind] = self.findings.get(kind, 0) + count
-        self.refused.extend(other.refused)
-        for table_id, tally in other.tables.items():
-            if table_id in self.tables:
-                self.tables[table_id].merge(tally)
-            else:
-                self.tables[table_id] = tally
-        return self
+    root = export_root()
+    root.mkdir(parents=True, exist_ok=True)
+    path = root / f".{export_name(day)}.events.jsonl"
+    total = 0
+    if replay:
+        from tables.verification import RoundSelection, count_rounds
 
+        total = count_rounds(RoundSelection(gaming_day=day, upto_position=cutoff))
+        progress("replayed", 0, total)
 
-def _tally_rounds(selection: Any, on_round: Callable[[], None] | None = None) -> _DayTally:
-    from tables.reconciliation import PlayTally
-    from tables.verification import replay_rounds
+    def on_round(done: int) -> None:
+        if done % PROGRESS_EVERY == 0:
+            progress("replayed", done, total)
 
-    day = _DayTally()
-
-    def add(verified: Any) -> None:
-        if verified.result is not None:
-            table_id = verified.result.events[0].table_id
-            tally = day.tables.get(table_id)
-            if tally is None:
-                tally = day.tables[table_id] = PlayTally()
-            tally.add_round(verified.result, len(verified.recorded))
-        if on_round is not None:
-            on_round()
-
-    summary = replay_rounds(selection, on_round=add)
-    day.rounds, day.events, day.findings = summary.rounds, summary.events, summary.findings
-    day.refused = [stream for stream, _ in summary.refused]
-    return day
-
-
-def _tally_shard(selection: Any) -> _DayTally:
-    connections.close_all()  # a child never shares its parent's connection
-    return _tally_rounds(selection)
-
-
-def _replay(day: datetime.date, cutoff: int, progress: Progress, workers: int) -> dict[str, Any]:
-    from tables.verification import RoundSelection, count_rounds, split_rounds
-
-    selection = RoundSelection(gaming_day=day, upto_position=cutoff)
-    total = count_rounds(selection)
-    progress("replayed", 0, total)
-    if _can_fork(workers) and total > 1000:
-        tally = _DayTally()
-        shards = split_rounds(selection, workers * 8)
-        connections.close_all()
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for part in pool.imap_unordered(_tally_shard, shards):
-                tally.merge(part)
-                progress("replayed", tally.rounds, total)
-    else:
-        done = 0
-
-        def tick() -> None:
-            nonlocal done
-            done += 1
-            if done % 500 == 0:
-                progress("replayed", done, total)
-
-        tally = _tally_rounds(selection, tick)
-    progress("replayed", tally.rounds, total)
-    return {
-        "rounds": tally.rounds,
-        "events": tally.events,
-        "findings": dict(sorted(tally.findings.items())),
-        "refused": sorted(tally.refused),
-        "tables": {t: tally.tables[t].to_payload() for t in sorted(tally.tables)},
-    }
-
-
-def _can_fork(workers: int) -> bool:
-    # A Celery prefork worker's processes are daemons and may not fork.
-    return workers > 1 and not multiprocessing.current_process().daemon
+    try:
+        read = read_day(day, cutoff, path, replay=replay, on_round=on_round)
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+    if read.tally is not None:
+        progress("replayed", read.tally.rounds, total)
+    return read
 
 
 # --- 3. reconciliation ------------------------------------------------------------------
@@ -553,56 +497,6 @@ def _export(
     digest = file_digest(directory.with_suffix(".zip"))
     progress("exported", 1, 1)
     return {"name": directory.name, "zip_sha256": digest["sha256"], "bytes": digest["bytes"]}
-
-
-#: Above this many round events, the export's ``events.jsonl`` is written by a
-#: second process while this one seals the day: each reads the whole day and
-#: leaves a CPU idle while the server sorts and sends (bench/README.md).
-AHEAD_EVENTS = 50_000
-
-
-class _EventsAhead:
-    """The day's ``events.jsonl``, written by a forked child during the seal.
-    Used only by the run that started it: a resumed close writes its own."""
-
-    def __init__(self, day: datetime.date, cutoff: int) -> None:
-        from audit.exports import export_name
-
-        root = export_root()
-        root.mkdir(parents=True, exist_ok=True)
-        self.path = root / f".{export_name(day)}.events.jsonl"
-        context = multiprocessing.get_context("fork")
-        self._receive, send = context.Pipe(duplex=False)
-        connections.close_all()  # a child never shares its parent's connection
-        arguments = (day, cutoff, self.path, send)
-        self._process = context.Process(target=_write_events_ahead, args=arguments, daemon=True)
-        self._process.start()
-        send.close()
-
-    def result(self) -> tuple[Path, dict[str, Any]] | None:
-        """The file and its digest; None if the child failed (the export then
-        writes the file itself)."""
-        try:
-            digest = self._receive.recv()
-        except EOFError:
-            digest = None
-        self._process.join()
-        if digest is None or self._process.exitcode != 0:
-            self.path.unlink(missing_ok=True)
-            return None
-        return self.path, digest
-
-    def abandon(self) -> None:
-        self._process.terminate()
-        self._process.join()
-        self.path.unlink(missing_ok=True)
-
-
-def _write_events_ahead(day: datetime.date, cutoff: int, path: Path, send: Any) -> None:
-    from audit.exports import write_events
-
-    send.send(write_events(day, path, cutoff))
-    connections.close_all()
 
 
 # --- the projection: DayClose, TableDayFigures, Variance --------------------------------

@@ -244,7 +244,7 @@ class ReplaySummary:
 
 
 @contextlib.contextmanager
-def _batch_gc() -> Iterator[None]:
+def batch_gc() -> Iterator[None]:
     """Replay allocates millions of short-lived, acyclic objects; with the
     default thresholds the cyclic collector spends a fifth of the time
     scanning them. Collect the young generation less often while replaying."""
@@ -260,7 +260,7 @@ def replay_rounds(selection: RoundSelection, *, on_round: Any = None) -> ReplayS
     """Replay every matching round from the ledger; ``on_round(verified)`` is
     called for each (progress bars, collecting findings)."""
     summary = ReplaySummary()
-    with _batch_gc():
+    with batch_gc():
         for stream_id, events in rounds_of(iter_round_events(selection)):
             verified = verify_round(stream_id, events)
             summary.rounds += 1
