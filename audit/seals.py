@@ -346,21 +346,26 @@ def _members(day: datetime.date, start: datetime.datetime, end: datetime.datetim
     return dict(sorted(members.items())), {s: d for s, d in amends.items() if s in members}
 
 
-def member_rows(members: Ranges) -> Iterator[tuple[Any, ...]]:
+def member_rows(members: Ranges, *, some: bool = False) -> Iterator[tuple[Any, ...]]:
     """The members' events in global position order, streamed: a scan of the
-    positions they span, keeping those inside their stream's range."""
+    positions they span, keeping those inside their stream's range. ``some``
+    says the members are a few of the streams in that span (a part of a day
+    read in parts): PostgreSQL then sends only theirs."""
     if not members:
         return
     first = min(r[2] for r in members.values())
     last = max(r[3] for r in members.values())
+    listed, params = "", [first, last]
+    if some and connection.vendor == "postgresql":
+        listed, params = " AND stream_id = ANY(%s)", [first, last, list(members)]
     sql = (
         "SELECT position, stream_id, version, event_type, schema_version, {payload}, "
         "{metadata}, {occurred_at}, {recorded_at}, prev_hash, hash FROM ledger_event "
-        "WHERE position >= %s AND position <= %s ORDER BY position"
+        "WHERE position >= %s AND position <= %s{listed} ORDER BY position"
     ).format(payload=json_text("payload"), metadata=json_text("metadata"),
              occurred_at=timestamp_text("occurred_at"),
-             recorded_at=timestamp_text("recorded_at"))  # fmt: skip
-    for row in stream_rows(sql, [first, last], PAGE):
+             recorded_at=timestamp_text("recorded_at"), listed=listed)  # fmt: skip
+    for row in stream_rows(sql, params, PAGE):
         found = members.get(row[1])
         if found is not None and found[0] <= row[2] <= found[1]:
             yield row
@@ -387,12 +392,13 @@ class ChainCheck:
     more than the seal (the close's one read of the day). The payload and
     metadata come as canonical JSON text (``canonical_payload``)."""
 
-    def __init__(self, members: Ranges) -> None:
-        self.heads: dict[str, tuple[int, str]] = {
-            stream_id: (0, GENESIS_HASH) for stream_id, found in members.items() if found[0] == 1
-        }
-        self.heads.update({stream_id: (version, h) for stream_id, version, h
-                           in before_members(members, "stream_id, version, hash")})  # fmt: skip
+    def __init__(self, members: Ranges | None = None) -> None:
+        self.heads: dict[str, tuple[int, str]] = {}
+        if members is not None:
+            self.heads = {stream_id: (0, GENESIS_HASH)
+                          for stream_id, found in members.items() if found[0] == 1}  # fmt: skip
+            self.heads.update({stream_id: (version, h) for stream_id, version, h
+                               in before_members(members, "stream_id, version, hash")})  # fmt: skip
         self.events = 0
         self.first_position: int | None = None
         self.last_position: int | None = None
@@ -436,6 +442,24 @@ class ChainCheck:
             self.problems.append(
                 (position, f"stream {stream_id} version {version} (position {position}): {problem}")
             )
+
+    def to_payload(self) -> dict[str, Any]:
+        """What ``finish_walk`` needs of the check, as JSON (a part read elsewhere)."""
+        return {"heads": {stream_id: self.heads[stream_id] for stream_id in self.seen},
+                "events": self.events, "first_position": self.first_position,
+                "last_position": self.last_position, "problems": self.problems}  # fmt: skip
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> ChainCheck:
+        check = cls()
+        check.heads = {stream_id: (head[0], head[1])
+                       for stream_id, head in payload["heads"].items()}  # fmt: skip
+        check.seen = set(check.heads)
+        check.events = payload["events"]
+        check.first_position = payload["first_position"]
+        check.last_position = payload["last_position"]
+        check.problems = [(position, text) for position, text in payload["problems"]]
+        return check
 
 
 def finish_walk(checks: list[ChainCheck], members: Ranges,

@@ -69,7 +69,7 @@ from audit.registry import (
 from casino.configuration import thresholds_in_force
 from casino.models import Casino, DayClose, DayCloseStatus, VariancePolicy
 from casino.roles import Role
-from operations.day_read import PROGRESS_EVERY, DayRead, read_day
+from operations.day_read import DayRead, read_day, read_day_in_parts
 
 CLOSE_STREAM_KIND = "close"
 STARTED = "close.started"
@@ -172,7 +172,7 @@ def _exclusive(day: datetime.date) -> Iterator[None]:
     """Hold the day's close lock, or raise ``CloseBusy``.
 
     A session-level advisory lock on a connection of its own: the close's
-    own connection is closed around each fork of its replay pool, which would
+    own connection is closed around each fork of its pool reading the day in parts, which would
     drop a lock held on it. The server releases the lock as soon as the
     holder's connection ends, so a killed run leaves nothing to clean up.
     """
@@ -287,7 +287,7 @@ def _close(
     read = None
     try:
         if REPLAYED not in recorded:
-            read = _read(day, cutoff, progress, replay=True)
+            read = _read(day, cutoff, progress, True, workers)
             assert read.tally is not None
             record(REPLAYED, read.tally.payload())
         if RECONCILED not in recorded:
@@ -298,7 +298,7 @@ def _close(
 
             progress("sealed", 0, 1)
             if read is None:
-                read = _read(day, cutoff, progress, replay=False)
+                read = _read(day, cutoff, progress, False, workers)
             seal = seal_day(day, now=now, cutoff=cutoff, walk=read.walk)
             record(SEALED, {"seal_hash": seal.seal_hash, "merkle_root": seal.merkle_root,
                             "events": seal.event_count, "streams": seal.stream_count})  # fmt: skip
@@ -370,9 +370,11 @@ def _start(day: datetime.date, casino: Casino, requested_by: str, force: bool) -
 # --- 2. replay --------------------------------------------------------------------------
 
 
-def _read(day: datetime.date, cutoff: int, progress: Progress, replay: bool) -> DayRead:
+def _read(day: datetime.date, cutoff: int, progress: Progress, replay: bool,
+          workers: int) -> DayRead:
     """The close's one read of the day (``operations.day_read``), its
-    ``events.jsonl`` written aside for the export."""
+    ``events.jsonl`` written aside for the export; in parts by table, read by
+    ``workers`` processes, when there are more than one."""
     from audit.exports import export_name
 
     root = export_root()
@@ -386,11 +388,14 @@ def _read(day: datetime.date, cutoff: int, progress: Progress, replay: bool) -> 
         progress("replayed", 0, total)
 
     def on_round(done: int) -> None:
-        if done % PROGRESS_EVERY == 0:
-            progress("replayed", done, total)
+        progress("replayed", done, total)
 
     try:
-        read = read_day(day, cutoff, path, replay=replay, on_round=on_round)
+        if workers > 1:
+            read = read_day_in_parts(day, cutoff, path, replay=replay, workers=workers,
+                                     scratch=root, on_round=on_round)  # fmt: skip
+        else:
+            read = read_day(day, cutoff, path, replay=replay, on_round=on_round)
     except BaseException:
         path.unlink(missing_ok=True)
         raise

@@ -93,6 +93,8 @@ class Workers:
             "EXPORT_ROOT": str(workdir / "exports"),
             "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
             "CLOSE_BUSY_RETRY_SECONDS": "1",
+            # The day is small: read in parts all the same, by the workers' processes.
+            "CLOSE_PARTS_ABOVE_EVENTS": "0",
         }
         self.started: list[subprocess.Popen] = []
 

@@ -1,0 +1,86 @@
+"""The close's read of the day in parts by table (``operations.day_read``):
+the same figures, seal and export as one read, whoever reads the parts —
+the tasks in this process (eager Celery, the embedded default), a forked
+pool (the command on PostgreSQL), or the close's own process taking over a
+part no one else does."""
+
+from __future__ import annotations
+
+import pytest
+
+from audit.ledger import read_stream
+from audit.seals import day_membership, walk_day
+from operations import day_read
+from operations.close import close_gaming_day, close_stream_id
+from tables.simulation import TableDayPlan
+from tests.operations.test_close import DAY
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def in_parts(settings):
+    settings.CLOSE_PARTS_ABOVE_EVENTS = 0  # the test days are small
+
+
+def _same_as_one_read(report, tmp_path):
+    from audit.exports import export_day
+    from audit.models import DaySeal
+
+    events = read_stream(close_stream_id(DAY))
+    cutoff = events[0].payload["cutoff_position"]
+    assert events[1].payload == day_read.replay_apart(DAY, cutoff).payload()
+    seal = DaySeal.objects.get(gaming_day=DAY)
+    walk = walk_day(DAY, cutoff=cutoff)
+    assert (seal.merkle_root, seal.event_count, seal.stream_count) == (
+        walk.merkle_root, walk.events, walk.streams)
+    assert not list(report.export.parent.glob(".*"))  # parts and events file cleared away
+    again = export_day(DAY, tmp_path / "again", make_zip=True)
+    assert again.with_suffix(".zip").read_bytes() == report.export.read_bytes()
+
+
+def test_the_parts_split_the_day_by_table_into_disjoint_sets_of_its_streams(casino, play):
+    play(rounds=12)
+    members, _ = day_membership(DAY, None)
+    rounds = day_read.day_rounds(DAY, 10**9)
+    parts = day_read.plan_parts(members, rounds, 8)
+    assert len(parts) == 2  # two tables: one part each, whatever was asked
+    assert sorted(s for part in parts for s in part) == sorted(members)
+    for part in parts:
+        tables = {day_read._table_of(s, rounds) for s in part} - {None}
+        assert len(tables) == 1
+    assert set(rounds.values()) == {"T1", "D1"}
+
+
+def test_parts_read_by_eager_tasks_in_this_process_give_the_one_read_close(
+    casino, play, monkeypatch, tmp_path
+):
+    play(TableDayPlan(inventory_short_cents={"T1": 3_000}))
+    ran = []
+    run_part = day_read.run_part
+
+    def spy(directory, index):
+        ran.append(index)
+        return run_part(directory, index)
+
+    monkeypatch.setattr(day_read, "_can_fork", lambda workers: False)
+    monkeypatch.setattr(day_read, "run_part", spy)
+    import operations.tasks
+
+    monkeypatch.setattr(operations.tasks, "run_part", spy)
+    report = close_gaming_day(DAY, requested_by="finance", workers=2)
+    assert sorted(set(ran)) == [0, 1]
+    assert report.rounds == 60 and report.tables == 2
+    _same_as_one_read(report, tmp_path)
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)  # the pool reads commits
+def test_parts_read_by_a_forked_pool_give_the_one_read_close(casino, play, tmp_path):
+    play(TableDayPlan(inventory_short_cents={"T1": 3_000}))
+    report = close_gaming_day(DAY, requested_by="finance", workers=2)
+    assert report.rounds == 60
+    _same_as_one_read(report, tmp_path)
+
+
+def test_a_part_of_a_close_that_has_ended_is_left(tmp_path):
+    assert day_read.run_part(tmp_path / ".close-2024-05-01-gone", 0) == "its close is over"
