@@ -246,6 +246,7 @@ PARTS_PER_WORKER = 4
 #: The part claims' advisory lock class (``part`` in ASCII); the key is a CRC.
 _PART_LOCK_CLASS = 0x70617274
 _PREFIX = len(b"%020d " % 0)
+POLL_SECONDS = 0.2
 
 
 def _table_of(stream_id: str, rounds: dict[str, str]) -> str | None:
@@ -279,29 +280,39 @@ def plan_parts(members: Ranges, rounds: dict[str, str], parts: int) -> list[list
 
 
 @contextlib.contextmanager
-def _claim(directory: Path, index: int) -> Iterator[bool]:
-    """Whether this process holds part ``index`` of the run in ``directory``."""
+def _claim(directory: Path, index: int, holder: Any = None) -> Iterator[bool]:
+    """Whether this process holds part ``index`` of the run in ``directory``:
+    on ``holder``, a connection of the caller's own kept for many claims,
+    or on one opened for this claim alone."""
     if connection.vendor != "postgresql":
         yield True  # the embedded SQLite default reads its parts in one process
         return
-    key = zlib.crc32(f"{directory.name}/{index}".encode()) - 2**31
-    holder = connections.create_connection("default")
+    key = [_PART_LOCK_CLASS, zlib.crc32(f"{directory.name}/{index}".encode()) - 2**31]
+    own = holder is None
+    if own:
+        holder = connections.create_connection("default")
     try:
         with holder.cursor() as cursor:
-            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [_PART_LOCK_CLASS, key])
-            yield cursor.fetchone()[0]
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", key)
+            claimed = cursor.fetchone()[0]
+        yield claimed
+        if claimed and not own:
+            with holder.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", key)
     finally:
-        holder.close()  # ends the session, and with it the lock
+        if own:
+            holder.close()  # ends the session, and with it the lock
 
 
-def run_part(directory: str | Path, index: int) -> str:
+def run_part(directory: str | Path, index: int, holder: Any = None) -> str:
     """Read part ``index`` of the run in ``directory`` unless it is read
-    already, being read, or its run is over (its directory gone)."""
+    already, being read, or its run is over (its directory gone); the claim
+    on ``holder`` when given (see ``_claim``)."""
     directory = Path(directory)
     plan, result = directory / f"part-{index}.plan.json", directory / f"part-{index}.json"
     if not plan.exists():
         return "its close is over"
-    with _claim(directory, index) as claimed:
+    with _claim(directory, index, holder) as claimed:
         if not claimed:
             return "being read elsewhere"
         if result.exists():
@@ -358,8 +369,8 @@ def read_day_in_parts(
         shutil.rmtree(leftover, ignore_errors=True)  # a killed run's: its parts stop at once
     directory = scratch / f".close-{day.isoformat()}-{uuid.uuid4().hex[:12]}"
     directory.mkdir(parents=True)
-    pool = None
-    try:
+    with contextlib.ExitStack() as cleanup:
+        cleanup.callback(shutil.rmtree, directory, ignore_errors=True)
         for index, part in enumerate(streams):
             (directory / f"part-{index}.plan.json").write_bytes(orjson.dumps({
                 "members": {s: members[s] for s in part},
@@ -368,10 +379,18 @@ def read_day_in_parts(
         if settings.CELERY_TASK_ALWAYS_EAGER and _can_fork(workers):
             connections.close_all()
             pool = multiprocessing.get_context("fork").Pool(workers - 1)
+            cleanup.callback(pool.join)
+            cleanup.callback(pool.terminate)
             pool.map_async(_run_forked, jobs)
         else:
             # To the workers; eager (no broker), here, one after the other.
             group(read_close_part.s(*job) for job in jobs).apply_async()
+        # One connection for this process's claims while it waits: it tries
+        # the parts no one has read yet every POLL_SECONDS.
+        holder = None
+        if connection.vendor == "postgresql":
+            holder = connections.create_connection("default")
+            cleanup.callback(holder.close)
         results: dict[int, dict[str, Any]] = {}
         while len(results) < len(jobs):
             for index in range(len(jobs)):
@@ -379,32 +398,26 @@ def read_day_in_parts(
                     continue
                 found = directory / f"part-{index}.json"
                 if not found.exists():
-                    run_part(directory, index)  # unless another process holds it
+                    run_part(directory, index, holder)  # unless another process holds it
                 if found.exists():
                     results[index] = orjson.loads(found.read_bytes())
                     if on_round is not None and replay:
                         on_round(sum(r["tally"]["rounds"] for r in results.values()))
             if len(results) < len(jobs):
-                time.sleep(0.05)
+                time.sleep(POLL_SECONDS)
         tally = DayTally()
         for index in sorted(results):
             tally.merge(DayTally.from_payload(results[index]["tally"]))
         checks = [ChainCheck.from_payload(results[i]["check"]) for i in sorted(results)]
         writer = HashingWriter(path)
         try:
-            with contextlib.ExitStack() as stack:
-                parts = [stack.enter_context((directory / f"part-{i}.events").open("rb"))
-                         for i in range(len(jobs))]  # fmt: skip
-                # Each part's lines are in position order after their zero-padded
-                # positions: merged as bytes, they are the day's in position order.
-                for line in heapq.merge(*parts):
-                    writer.write(line[_PREFIX:])
+            parts = [cleanup.enter_context((directory / f"part-{i}.events").open("rb"))
+                     for i in range(len(jobs))]  # fmt: skip
+            # Each part's lines are in position order after their zero-padded
+            # positions: merged as bytes, they are the day's in position order.
+            for line in heapq.merge(*parts):
+                writer.write(line[_PREFIX:])
         finally:
             digest = writer.close()
-    finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
-        shutil.rmtree(directory, ignore_errors=True)
     return DayRead(finish_walk(checks, members, amends), (path, digest),
                    tally if replay else None)  # fmt: skip

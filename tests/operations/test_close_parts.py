@@ -84,3 +84,32 @@ def test_parts_read_by_a_forked_pool_give_the_one_read_close(casino, play, tmp_p
 
 def test_a_part_of_a_close_that_has_ended_is_left(tmp_path):
     assert day_read.run_part(tmp_path / ".close-2024-05-01-gone", 0) == "its close is over"
+
+
+def test_a_part_held_by_a_live_reader_is_left_and_read_once_that_reader_dies(
+    casino, play, tmp_path
+):
+    import zlib
+
+    import orjson
+    from django.db import connections
+
+    play(rounds=12)
+    members, _ = day_membership(DAY, None)
+    part = day_read.plan_parts(members, day_read.day_rounds(DAY, 10**9), 2)[0]
+    directory = tmp_path / ".close-2024-05-01-run"
+    directory.mkdir()
+    (directory / "part-0.plan.json").write_bytes(orjson.dumps(
+        {"members": {s: members[s] for s in part}, "rounds": []}))
+    reader = connections.create_connection("default")  # another worker's claim
+    with reader.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [
+            day_read._PART_LOCK_CLASS, zlib.crc32(b".close-2024-05-01-run/0") - 2**31])
+        assert cursor.fetchone()[0]
+    assert day_read.run_part(directory, 0) == "being read elsewhere"
+    reader.close()  # the reader dies: its session, and the lock, end
+    assert day_read.run_part(directory, 0) == "read"
+    assert day_read.run_part(directory, 0) == "read already"
+    result = orjson.loads((directory / "part-0.json").read_bytes())
+    assert result["check"]["events"] == sum(members[s][1] - members[s][0] + 1 for s in part)
+    assert result["check"]["problems"] == []
