@@ -35,7 +35,7 @@ from typing import Any
 from django.db import connection, models
 
 from audit import providers
-from audit.hashing import canonical_json, format_timestamp
+from audit.hashing import canonical_json, format_timestamp, json_string
 from audit.ledger import Actor, NewEvent, append
 from audit.models import DaySeal
 from audit.registry import (
@@ -155,9 +155,7 @@ def event_line_of(position: int, stream_id: str, version: int, event_type: str,
     """``event_line`` from parts already in canonical form (``canonical_payload``
     and ``stamp``), as a reader that also checks the hashes has them: the
     same bytes, keys in sorted order, without encoding the payload twice."""
-    def text(value: str) -> str:
-        return canonical_json(value).decode()
-
+    text = json_string
     return (
         f'{{"hash":{text(digest)},"metadata":{metadata_json},"occurred_at":{text(occurred_at)},'
         f'"payload":{payload_json},"position":{position},"prev_hash":{text(prev_hash)},'

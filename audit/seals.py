@@ -95,6 +95,7 @@ from audit.hashing import (
     canonical_payload,
     chained_hash,
     format_timestamp,
+    json_string,
 )
 from audit.models import DaySeal
 from audit.providers import GamingDayCalendar
@@ -426,9 +427,9 @@ class ChainCheck:
         elif prev_hash != expected_prev:
             problem = "prev_hash does not match the previous event's hash"
         elif stored_hash != chained_hash(
-            stream_json=canonical_json(stream_id).decode(),
+            stream_json=json_string(stream_id),
             version=version,
-            type_json=canonical_json(event_type).decode(),
+            type_json=json_string(event_type),
             schema_version=schema_version,
             payload_json=payload_json,
             metadata_json=metadata_json,
