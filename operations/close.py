@@ -12,7 +12,11 @@ when it finishes, so the stream *is* the job's state:
    run read, whatever was appended since (a late recount, say).
 2. ``close.replayed`` — every round of the day replayed through the rules
    engine; per table, the handle by wager, the chips collected and paid, the
-   findings and the exact theoretical win.
+   findings and the exact theoretical win. The replay is the day's one read
+   (``operations.day_read``): the same pass checks every hash and link for
+   the seal and writes the export's ``events.jsonl``; with several workers,
+   in parts by table, each a Celery task. A run that resumes at the seal
+   reads the day then.
 3. ``close.reconciled`` — per table, the count's win and hold beside the
    ledger's figures, and the variances (``tables.reconciliation``), under the
    variance thresholds in force that day on the casino's configuration

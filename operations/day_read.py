@@ -250,10 +250,15 @@ POLL_SECONDS = 0.2
 
 
 def _table_of(stream_id: str, rounds: dict[str, str]) -> str | None:
+    """The table a stream is of: a round's from its opening, a table day's
+    and a count's from their ids (``<kind>:<table>:<day>``); else none."""
+    from tables.count import COUNT_STREAM_KIND
+    from tables.table_day import TABLE_STREAM_KIND
+
     table = rounds.get(stream_id)
     if table is None:
         kind, _, rest = stream_id.partition(":")
-        if kind in ("table", "count"):  # table:<table>:<day>, count:<table>:<day>
+        if kind in (TABLE_STREAM_KIND, COUNT_STREAM_KIND):
             table = rest.rpartition(":")[0] or None
     return table
 

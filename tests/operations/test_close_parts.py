@@ -113,3 +113,30 @@ def test_a_part_held_by_a_live_reader_is_left_and_read_once_that_reader_dies(
     result = orjson.loads((directory / "part-0.json").read_bytes())
     assert result["check"]["events"] == sum(members[s][1] - members[s][0] + 1 for s in part)
     assert result["check"]["problems"] == []
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_close_resumed_at_the_seal_reads_the_day_there_without_replaying_it(
+    casino, play, monkeypatch, tmp_path, workers
+):
+    from operations import close
+
+    play()
+    monkeypatch.setattr(day_read, "_can_fork", lambda workers: False)
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("worker lost")
+
+    monkeypatch.setattr(close, "_reconcile", crash)
+    with pytest.raises(RuntimeError):
+        close_gaming_day(DAY, requested_by="finance", workers=workers)
+    monkeypatch.undo()
+    monkeypatch.setattr(day_read, "_can_fork", lambda workers: False)
+    replays = []
+    add = day_read.DayTally.add
+    monkeypatch.setattr(day_read.DayTally, "add",
+                        lambda self, *args: replays.append(1) or add(self, *args))
+    report = close_gaming_day(DAY, requested_by="finance", workers=workers)
+    assert report.stages_run == ["reconciled", "sealed", "exported", "completed"]
+    assert replays == []  # the day was read for the seal and the export only
+    _same_as_one_read(report, tmp_path)
