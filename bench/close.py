@@ -22,14 +22,18 @@ touched: the seal and the export cover the events whose ``recorded_at`` falls
 in the day's window, exactly as in production.
 
 Then each close runs in a fresh interpreter (so its peak memory is its own):
-``close_gaming_day(day, requested_by="finance", workers=2, progress=…)``,
-the progress callback timestamping the stage boundaries: started, replayed,
-reconciled, sealed, exported, completed; inside the seal and the export, the
-library functions they call are timed (``walk_day``, ``verify_seal``,
+``close_gaming_day(day, requested_by="finance", workers=N, progress=…)`` for
+each N of ``--workers`` (default 1 and 2), each N on a fresh copy of the days
+as loaded; the progress callback timestamping the stage boundaries: started,
+replayed (the day's one read), reconciled, sealed, exported, completed;
+inside them, the library functions they call are timed (``read_day``,
+``read_day_in_parts``, ``run_part``, ``walk_day``, ``verify_seal``,
 ``run_all``, ``_write_day``, ``write_zip``); per stage, the CPU seconds of
-the close process, of its replay pool and of the rest of the machine
-(PostgreSQL). Peak RSS of the close process and of its replay pool. A close
-that fails is reported with the stage it failed in (exit status 1).
+the close process, of the pool reading parts and of the rest of the machine
+(PostgreSQL). Peak RSS of the close process and of its pool. Then the floor:
+the day's events read once as the close reads them, nothing done with them.
+The stages side by side for each N, with ratios. A close that fails is
+reported with the stage it failed in (exit status 1).
 ``--profile N`` closes day B once more on a copy of the loaded database with
 ``workers=1`` under cProfile, one profiler per stage.
 
