@@ -35,7 +35,7 @@ from typing import Any
 from django.db import connection, models
 
 from audit import providers
-from audit.hashing import canonical_json, format_timestamp
+from audit.hashing import canonical_json, format_timestamp, json_string
 from audit.ledger import Actor, NewEvent, append
 from audit.models import DaySeal
 from audit.registry import (
@@ -149,6 +149,21 @@ def event_line(row: tuple[Any, ...]) -> bytes:
     }) + b"\n"  # fmt: skip
 
 
+def event_line_of(position: int, stream_id: str, version: int, event_type: str,
+                  schema_version: int, payload_json: str, metadata_json: str, occurred_at: str,
+                  recorded_at: str, prev_hash: str, digest: str) -> bytes:  # fmt: skip
+    """``event_line`` from parts already in canonical form (``canonical_payload``
+    and ``stamp``), as a reader that also checks the hashes has them: the
+    same bytes, keys in sorted order, without encoding the payload twice."""
+    text = json_string
+    return (
+        f'{{"hash":{text(digest)},"metadata":{metadata_json},"occurred_at":{text(occurred_at)},'
+        f'"payload":{payload_json},"position":{position},"prev_hash":{text(prev_hash)},'
+        f'"recorded_at":{text(recorded_at)},"schema_version":{schema_version},'
+        f'"stream_id":{text(stream_id)},"type":{text(event_type)},"version":{version}}}\n'
+    ).encode()
+
+
 def _day_events(day: datetime.date, cutoff: int | None) -> Iterator[tuple[Any, ...]]:
     """The events the day's seal covers (``audit.seals.day_members``) in
     global order, streamed."""
@@ -235,7 +250,7 @@ def _read_models(day: datetime.date, start: datetime.datetime, end: datetime.dat
 # --- writing --------------------------------------------------------------------------
 
 
-class _HashingWriter:
+class HashingWriter:
     """A binary file that also hashes and counts what is written to it (with
     no path, only hashes and counts: the digest the seal signs)."""
 
@@ -257,14 +272,14 @@ class _HashingWriter:
 
 
 def _write_lines(path: Path, lines: Iterable[bytes]) -> dict[str, Any]:
-    writer = _HashingWriter(path)
+    writer = HashingWriter(path)
     for line in lines:
         writer.write(line)
     return writer.close()
 
 
 def _write_csv(path: Path | None, rows: Iterable[list[str]]) -> dict[str, Any]:
-    writer = _HashingWriter(path)
+    writer = HashingWriter(path)
     buffer = io.StringIO()
     table = csv.writer(buffer, lineterminator="\n")
     for row in rows:

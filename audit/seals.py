@@ -95,6 +95,7 @@ from audit.hashing import (
     canonical_payload,
     chained_hash,
     format_timestamp,
+    json_string,
 )
 from audit.models import DaySeal
 from audit.providers import GamingDayCalendar
@@ -346,21 +347,26 @@ def _members(day: datetime.date, start: datetime.datetime, end: datetime.datetim
     return dict(sorted(members.items())), {s: d for s, d in amends.items() if s in members}
 
 
-def member_rows(members: Ranges) -> Iterator[tuple[Any, ...]]:
+def member_rows(members: Ranges, *, some: bool = False) -> Iterator[tuple[Any, ...]]:
     """The members' events in global position order, streamed: a scan of the
-    positions they span, keeping those inside their stream's range."""
+    positions they span, keeping those inside their stream's range. ``some``
+    says the members are a few of the streams in that span (a part of a day
+    read in parts): PostgreSQL then sends only theirs."""
     if not members:
         return
     first = min(r[2] for r in members.values())
     last = max(r[3] for r in members.values())
+    listed, params = "", [first, last]
+    if some and connection.vendor == "postgresql":
+        listed, params = " AND stream_id = ANY(%s)", [first, last, list(members)]
     sql = (
         "SELECT position, stream_id, version, event_type, schema_version, {payload}, "
         "{metadata}, {occurred_at}, {recorded_at}, prev_hash, hash FROM ledger_event "
-        "WHERE position >= %s AND position <= %s ORDER BY position"
+        "WHERE position >= %s AND position <= %s{listed} ORDER BY position"
     ).format(payload=json_text("payload"), metadata=json_text("metadata"),
              occurred_at=timestamp_text("occurred_at"),
-             recorded_at=timestamp_text("recorded_at"))  # fmt: skip
-    for row in stream_rows(sql, [first, last], PAGE):
+             recorded_at=timestamp_text("recorded_at"), listed=listed)  # fmt: skip
+    for row in stream_rows(sql, params, PAGE):
         found = members.get(row[1])
         if found is not None and found[0] <= row[2] <= found[1]:
             yield row
@@ -380,31 +386,40 @@ def before_members(members: Ranges, columns: str = "stream_id, hash") -> list[tu
     return sorted(rows, key=lambda row: row[1 if columns.startswith("position") else 0])
 
 
-def walk_day(day: datetime.date, calendar: GamingDayCalendar | None = None,
-             cutoff: int | None = None) -> DayWalk:  # fmt: skip
-    """Recompute every hash and link of the day's events (``day_members``)
-    and the root of the streams' heads."""
-    start, end = day_window(day, calendar)
-    members, amends = _members(day, start, end, cutoff)
-    walk = DayWalk(amends=amends, ranges=members)
-    heads: dict[str, tuple[int, str]] = {
-        stream_id: (0, GENESIS_HASH) for stream_id, found in members.items() if found[0] == 1
-    }
-    heads.update({stream_id: (version, h) for stream_id, version, h
-                  in before_members(members, "stream_id, version, hash")})  # fmt: skip
-    seen: set[str] = set()
-    broken: set[str] = set()
-    for row in member_rows(members):
-        (position, stream_id, version, event_type, schema_version, payload, metadata,
-         occurred_at, recorded_at, prev_hash, stored_hash) = row  # fmt: skip
-        before = heads.get(stream_id)
-        walk.events += 1
-        walk.first_position = min(position, walk.first_position or position)
-        walk.last_position = max(position, walk.last_position or position)
-        heads[stream_id] = (version, stored_hash)
-        seen.add(stream_id)
-        if stream_id in broken:
-            continue
+class ChainCheck:
+    """Every hash and link of some of a day's members, checked as their events
+    arrive in position order (``member_rows``), and each stream's head kept:
+    the seal's walk, fed by ``walk_day`` or by a caller reading the day for
+    more than the seal (the close's one read of the day). The payload and
+    metadata come as canonical JSON text (``canonical_payload``)."""
+
+    def __init__(self, members: Ranges | None = None) -> None:
+        self.heads: dict[str, tuple[int, str]] = {}
+        if members is not None:
+            self.heads = {stream_id: (0, GENESIS_HASH)
+                          for stream_id, found in members.items() if found[0] == 1}  # fmt: skip
+            self.heads.update({stream_id: (version, h) for stream_id, version, h
+                               in before_members(members, "stream_id, version, hash")})  # fmt: skip
+        self.events = 0
+        self.first_position: int | None = None
+        self.last_position: int | None = None
+        #: (position, what is wrong), in position order.
+        self.problems: list[tuple[int, str]] = []
+        self.seen: set[str] = set()
+        self._broken: set[str] = set()
+
+    def add(self, position: int, stream_id: str, version: int, event_type: str,
+            schema_version: int, payload_json: str, metadata_json: str, occurred_at: str,
+            recorded_at: str, prev_hash: str, stored_hash: str) -> None:  # fmt: skip
+        before = self.heads.get(stream_id)
+        self.events += 1
+        if self.first_position is None:
+            self.first_position = position
+        self.last_position = position
+        self.heads[stream_id] = (version, stored_hash)
+        self.seen.add(stream_id)
+        if stream_id in self._broken:
+            return
         expected_prev = before[1] if before and version == before[0] + 1 else None
         problem = ""
         if expected_prev is None:
@@ -412,30 +427,87 @@ def walk_day(day: datetime.date, calendar: GamingDayCalendar | None = None,
         elif prev_hash != expected_prev:
             problem = "prev_hash does not match the previous event's hash"
         elif stored_hash != chained_hash(
-            stream_json=canonical_json(stream_id).decode(),
+            stream_json=json_string(stream_id),
             version=version,
-            type_json=canonical_json(event_type).decode(),
+            type_json=json_string(event_type),
             schema_version=schema_version,
-            payload_json=canonical_payload(loads_json(payload)),
-            metadata_json=canonical_payload(loads_json(metadata)),
-            occurred_at=stamp(occurred_at),
-            recorded_at=stamp(recorded_at),
+            payload_json=payload_json,
+            metadata_json=metadata_json,
+            occurred_at=occurred_at,
+            recorded_at=recorded_at,
             prev_hash=prev_hash,
         ):
             problem = "content altered: the recomputed hash differs from the stored one"
         if problem:
-            broken.add(stream_id)
-            walk.problems.append(
-                f"stream {stream_id} version {version} (position {position}): {problem}"
+            self._broken.add(stream_id)
+            self.problems.append(
+                (position, f"stream {stream_id} version {version} (position {position}): {problem}")
             )
+
+    def to_payload(self) -> dict[str, Any]:
+        """What ``finish_walk`` needs of the check, as JSON (a part read elsewhere)."""
+        return {"heads": {stream_id: self.heads[stream_id] for stream_id in self.seen},
+                "events": self.events, "first_position": self.first_position,
+                "last_position": self.last_position, "problems": self.problems}  # fmt: skip
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> ChainCheck:
+        check = cls()
+        check.heads = {stream_id: (head[0], head[1])
+                       for stream_id, head in payload["heads"].items()}  # fmt: skip
+        check.seen = set(check.heads)
+        check.events = payload["events"]
+        check.first_position = payload["first_position"]
+        check.last_position = payload["last_position"]
+        check.problems = [(position, text) for position, text in payload["problems"]]
+        return check
+
+
+def finish_walk(checks: list[ChainCheck], members: Ranges,
+                amends: dict[str, datetime.date]) -> DayWalk:  # fmt: skip
+    """The day's walk from the checks of disjoint sets of its members (one,
+    or one per part of a day read in parts): counts, problems in position
+    order, and the Merkle root over every stream's head."""
+    walk = DayWalk(amends=amends, ranges=members)
+    problems: list[tuple[int, str]] = []
+    for check in checks:
+        walk.events += check.events
+        if check.first_position is not None:
+            walk.first_position = min(check.first_position,
+                                      walk.first_position or check.first_position)  # fmt: skip
+            walk.last_position = max(check.last_position or 0, walk.last_position or 0)
+        problems.extend(check.problems)
+        walk.heads.update({stream_id: check.heads[stream_id] for stream_id in check.seen})
+    walk.problems = [problem for _, problem in sorted(problems)]
     root = MerkleRoot()
-    for stream_id in sorted(seen):
-        version, head_hash = heads[stream_id]
-        root.add(leaf_hash(stream_id, version, head_hash))
-        walk.streams += 1
+    for stream_id in sorted(walk.heads):
+        root.add(leaf_hash(stream_id, *walk.heads[stream_id]))
+    walk.streams = root.count
     walk.merkle_root = root.hexdigest()
-    walk.heads = {stream_id: heads[stream_id] for stream_id in seen}
     return walk
+
+
+def day_membership(day: datetime.date, cutoff: int | None,
+                   calendar: GamingDayCalendar | None = None,
+                   ) -> tuple[Ranges, dict[str, datetime.date]]:  # fmt: skip
+    """``day_members`` of ``day`` and the earlier sealed days it amends (by stream)."""
+    start, end = day_window(day, calendar)
+    return _members(day, start, end, cutoff)
+
+
+def walk_day(day: datetime.date, calendar: GamingDayCalendar | None = None,
+             cutoff: int | None = None) -> DayWalk:  # fmt: skip
+    """Recompute every hash and link of the day's events (``day_members``)
+    and the root of the streams' heads."""
+    members, amends = day_membership(day, cutoff, calendar)
+    check = ChainCheck(members)
+    for row in member_rows(members):
+        (position, stream_id, version, event_type, schema_version, payload, metadata,
+         occurred_at, recorded_at, prev_hash, stored_hash) = row  # fmt: skip
+        check.add(position, stream_id, version, event_type, schema_version,
+                  canonical_payload(loads_json(payload)), canonical_payload(loads_json(metadata)),
+                  stamp(occurred_at), stamp(recorded_at), prev_hash, stored_hash)  # fmt: skip
+    return finish_walk([check], members, amends)
 
 
 def amendments(walk: DayWalk) -> list[dict[str, Any]]:
@@ -475,12 +547,16 @@ def seal_hash(body: dict[str, Any]) -> str:
 
 
 def seal_day(
-    day: datetime.date, *, now: datetime.datetime | None = None, cutoff: int | None = None
+    day: datetime.date, *, now: datetime.datetime | None = None, cutoff: int | None = None,
+    walk: DayWalk | None = None,
 ) -> DaySeal:
     """Seal ``day`` (or return its existing seal: sealing is idempotent).
 
     ``cutoff`` is the ledger position the day's streams are sealed up to
     (``day_members``): the close's; by default the ledger's head now.
+    ``walk`` is the day's walk at that cutoff when the caller has just made
+    it (the close reads the day once for its replay, the seal and the
+    export); otherwise the day is walked here.
     The read models are brought up to date first: their CSVs are signed."""
     existing = DaySeal.objects.filter(gaming_day=day).first()
     if existing is not None:
@@ -505,7 +581,8 @@ def seal_day(
         from audit.ledger import head_position
 
         cutoff = head_position()
-    walk = walk_day(day, casino, cutoff)
+    if walk is None:
+        walk = walk_day(day, casino, cutoff)
     if walk.problems:
         raise SealError(f"gaming day {day} has broken hash chains: " + "; ".join(walk.problems))
     from audit.exports import day_contents  # the export's files are written there

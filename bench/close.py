@@ -22,14 +22,18 @@ touched: the seal and the export cover the events whose ``recorded_at`` falls
 in the day's window, exactly as in production.
 
 Then each close runs in a fresh interpreter (so its peak memory is its own):
-``close_gaming_day(day, requested_by="finance", workers=2, progress=…)``,
-the progress callback timestamping the stage boundaries: started, replayed,
-reconciled, sealed, exported, completed; inside the seal and the export, the
-library functions they call are timed (``walk_day``, ``verify_seal``,
+``close_gaming_day(day, requested_by="finance", workers=N, progress=…)`` for
+each N of ``--workers`` (default 1 and 2), each N on a fresh copy of the days
+as loaded; the progress callback timestamping the stage boundaries: started,
+replayed (the day's one read), reconciled, sealed, exported, completed;
+inside them, the library functions they call are timed (``read_day``,
+``read_day_in_parts``, ``run_part``, ``walk_day``, ``verify_seal``,
 ``run_all``, ``_write_day``, ``write_zip``); per stage, the CPU seconds of
-the close process, of its replay pool and of the rest of the machine
-(PostgreSQL). Peak RSS of the close process and of its replay pool. A close
-that fails is reported with the stage it failed in (exit status 1).
+the close process, of the pool reading parts and of the rest of the machine
+(PostgreSQL). Peak RSS of the close process and of its pool. Then the floor:
+the day's events read once as the close reads them, nothing done with them.
+The stages side by side for each N, with ratios. A close that fails is
+reported with the stage it failed in (exit status 1).
 ``--profile N`` closes day B once more on a copy of the loaded database with
 ``workers=1`` under cProfile, one profiler per stage.
 
@@ -82,6 +86,7 @@ CLOSE_RUNS_AFTER = datetime.timedelta(hours=1)
 # Targets of the issue (see bench/README.md).
 TARGET_CLOSE_SECONDS = 300.0  # 200 tables × 1,000 rounds, end to end
 TARGET_MEMORY_RATIO = 1.2  # peak RSS, 200 tables ÷ 50 tables ("flat")
+TARGET_SPEEDUP = 1.7  # the read-replay-hash stage, two workers against one
 FULL_TABLES = 200
 FULL_ROUNDS = 1000
 DEFAULT_BUDGET = 900.0
@@ -304,7 +309,13 @@ def worker_close(day: datetime.date, workers: int) -> dict[str, Any]:
 
     _, end = day_bounds(day)
     timed = Timed()
-    timed.wrap(audit.seals, "walk_day", "walk_day")  # seal_day's walk, and verify_seal's
+    import operations.close
+    import operations.day_read
+
+    timed.wrap(operations.close, "read_day", "read_day")  # the one read, in one process
+    timed.wrap(operations.close, "read_day_in_parts", "read_day_in_parts")
+    timed.wrap(operations.day_read, "run_part", "run_part")  # the parts this process read
+    timed.wrap(audit.seals, "walk_day", "walk_day")  # only a resumed close's, or verify_seal's
     timed.wrap(audit.exports, "verify_seal", "verify_seal")
     timed.wrap(audit.projections, "run_all", "run_all")
     timed.wrap(audit.exports, "_write_day", "_write_day")
@@ -414,9 +425,23 @@ def worker_profile(day: datetime.date, lines: int) -> dict[str, Any]:
     return {"text": text, "stages": {stage: seconds for stage, _, seconds in profilers}}
 
 
+def worker_floor(day: datetime.date) -> dict[str, Any]:
+    """The raw read of the day the close reads once: ``member_rows`` of the
+    day's seal members at the close's cutoff, rows fetched and dropped."""
+    from audit.ledger import read_stream
+    from audit.seals import day_membership, member_rows
+    from operations.close import close_stream_id
+
+    cutoff = read_stream(close_stream_id(day))[0].payload["cutoff_position"]
+    members, _ = day_membership(day, cutoff)
+    began = time.perf_counter()
+    events = sum(1 for _ in member_rows(members))
+    return {"events": events, "seconds": time.perf_counter() - began}
+
+
 def worker_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.close --worker")
-    parser.add_argument("kind", choices=("close", "profile"))
+    parser.add_argument("kind", choices=("close", "profile", "floor"))
     parser.add_argument("--day", type=datetime.date.fromisoformat, required=True)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--lines", type=int, default=25)
@@ -427,6 +452,8 @@ def worker_main(argv: list[str]) -> int:
     connection.ensure_connection()  # the connect is not part of any figure
     if options.kind == "close":
         result = worker_close(options.day, options.workers)
+    elif options.kind == "floor":
+        result = worker_floor(options.day)
     else:
         result = worker_profile(options.day, options.lines)
     print(RESULT_PREFIX + json.dumps(result), flush=True)
@@ -496,13 +523,14 @@ def print_close(day: Day, result: dict[str, Any]) -> None:
     rest = exported - run_all_seconds - verify_seconds - write_seconds - zip_seconds
     notes = {
         "started": f"tables checked, cutoff fixed ({day.tables} tables)",
-        "replayed": f"{rounds:,} rounds, {result['events']:,} events = "
+        "replayed": f"the day's one read ({read_note(result)}): {rounds:,} rounds replayed, "
+                    f"{events:,} events hashed and written; {result['events']:,} round events = "
                     f"{result['events'] / stages.get('replayed', 1):,.0f} ev/s, "
                     f"{rounds / stages.get('replayed', 1):,.0f} rounds/s "
                     f"(count_rounds {firsts.get('replayed', 0):.2f} s)",
         "reconciled": f"{result['tables']} tables, {result['variances']} variances",
-        "sealed": f"walk_day {seal_walk:.1f} s over {events:,} events in "
-                  f"{result['streams']:,} streams = {events / stages.get('sealed', 1):,.0f} ev/s",
+        "sealed": f"signed over {events:,} events in {result['streams']:,} streams (walked "
+                  f"in the replay's read{f'; walk_day {seal_walk:.1f} s' if seal_walk else ''})",
         "exported": f"run_all {run_all_seconds:.1f} s, verify_seal {verify_seconds:.1f} s, "
                     f"files {write_seconds:.1f} s, zip {zip_seconds:.1f} s, rest (zip "
                     f"SHA-256) {rest:.1f} s; {mb(result['export_bytes'])} of files "
@@ -528,6 +556,36 @@ def print_close(day: Day, result: dict[str, Any]) -> None:
           f"process {result['cpu_seconds']:,.1f} s, replay workers "
           f"{result['pool_cpu_seconds']:,.1f} s (the server's not included); walk_day ran "
           f"{walks}× ({walk_seconds:.1f} s)", flush=True)
+
+
+def read_note(result: dict[str, Any]) -> str:
+    whole, _ = calls_total(result, "read_day")
+    parts, _ = calls_total(result, "read_day_in_parts")
+    own, count = calls_total(result, "run_part")
+    if parts:
+        return f"in parts, {parts:.1f} s; {count} parts looked at here, {own:.1f} s"
+    return f"whole, {whole:.1f} s"
+
+
+def print_comparison(runs: dict[int, dict[str, dict[str, Any]]],
+                     floors: dict[str, dict[str, Any]]) -> None:
+    """Each stage with each worker count, the ratio of the first count's time
+    to the last's, and the floor."""
+    counts = sorted(runs)
+    print("\n   stage by stage (s)" + "".join(f"{'A, ' + str(n) + ' w':>12}" for n in counts)
+          + "".join(f"{'B, ' + str(n) + ' w':>12}" for n in counts)
+          + (f"{'A ratio':>10}{'B ratio':>10}" if len(counts) > 1 else ""))
+    for stage in (*STAGES, "total"):
+        cells, ratios = [], []
+        for label in ("A", "B"):
+            values = [runs[n][label]["seconds"] if stage == "total"
+                      else runs[n][label]["stages"].get(stage, float("nan")) for n in counts]
+            cells += [f"{v:12.2f}" for v in values]
+            if len(counts) > 1:
+                ratios.append(f"{values[0] / values[-1]:9.2f}×" if values[-1] else f"{'—':>10}")
+        print(f"    {stage:<17}" + "".join(cells) + "".join(ratios))
+    print(f"    {'floor (raw read)':<17}" + "".join(
+        f"{floors[label]['seconds']:12.2f}" + " " * 12 * (len(counts) - 1) for label in ("A", "B")))
 
 
 def check_findings(day: Day, result: dict[str, Any]) -> bool:
@@ -565,8 +623,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="if loading, projecting and closing both days at the probe's rates "
                         "would take longer, scale the rounds per table down to fit and "
                         f"extrapolate (default {DEFAULT_BUDGET:g}; 0: always the full days)")
-    parser.add_argument("--workers", type=int, default=2,
-                        help="close_gaming_day(workers=N) (default 2)")
+    parser.add_argument("--workers", type=lambda text: [int(n) for n in text.split(",")],
+                        default=[1, 2], metavar="N[,N…]",
+                        help="close_gaming_day(workers=N), each on a fresh copy of the loaded "
+                        "days (default 1,2)")
     parser.add_argument("--profile", type=int, default=0, metavar="LINES",
                         help="also cProfile each stage's work on day B; print this many lines")
     parser.add_argument("--seed", type=int, default=592)
@@ -661,7 +721,7 @@ def _run(options: argparse.Namespace, url: str, stored: dict[str, Any] | None, b
         project_seconds = project_all("probe")
         connection.close()
         probe_close = run_worker(env, "close", "--day", str(probe.gaming_day),
-                                 "--workers", str(options.workers))
+                                 "--workers", str(options.workers[-1]))
         per_round = (probe.load_seconds + project_seconds + probe_close["wall_seconds"]) \
             / probe.rounds
         print(f"  probe close: {probe_close['seconds']:.1f} s ({probe_close['wall_seconds']:.1f} s "
@@ -688,24 +748,40 @@ def _run(options: argparse.Namespace, url: str, stored: dict[str, Any] | None, b
             "asked_rounds": options.rounds, "budget": options.budget, "phases": phases,
             "days": {d.label: asdict(d) for d in (probe, day_a, day_b)}})
         connection.close()
-        if options.keep or options.profile:
+        if options.keep or options.profile or len(options.workers) > 1:
             seconds = copy_database(base_url, options.database, loaded_name)
             print(f"  copied to {loaded_name} in {seconds:.0f} s, unclosed (for --profile; with "
                   "--keep, --reuse starts from it)")
     connection.close()  # the close workers are the only clients from here on
 
-    print(f"\n2. close_gaming_day(day, requested_by='finance', workers={options.workers}), each in "
-          "a fresh interpreter, the ledger's clock the next morning; stage = from the previous "
-          "stage's last progress report to its own")
-    closes: dict[str, dict[str, Any]] = {}
+    print("\n2. close_gaming_day(day, requested_by='finance', workers=N), each in a fresh "
+          "interpreter, the ledger's clock the next morning; stage = from the previous stage's "
+          "last progress report to its own; for each N the days as loaded (a fresh copy)")
+    runs: dict[int, dict[str, dict[str, Any]]] = {}
     matched = True
+    for number, workers in enumerate(options.workers):
+        if number:
+            connection.close()
+            seconds = copy_database(base_url, loaded_name, options.database)
+            print(f"  (the days as loaded again: copied from {loaded_name} in {seconds:.0f} s)")
+        print(f"  workers={workers}")
+        runs[workers] = {}
+        for day in (day_a, day_b):
+            result = run_worker(env, "close", "--day", str(day.gaming_day),
+                                "--workers", str(workers))
+            runs[workers][day.label] = result
+            print_close(day, result)
+            matched = check_findings(day, result) and matched
+    floors = {day.label: run_worker(env, "floor", "--day", str(day.gaming_day))
+              for day in (day_a, day_b)}
+    print("\n   the floor: the day's events read once in position order "
+          "(audit.seals.member_rows, what the close's one read sends), nothing done with them")
     for day in (day_a, day_b):
-        result = run_worker(env, "close", "--day", str(day.gaming_day),
-                            "--workers", str(options.workers))
-        closes[day.label] = result
-        print_close(day, result)
-        matched = check_findings(day, result) and matched
-
+        floor = floors[day.label]
+        print(f"    day {day.label}: {floor['events']:,} events in {floor['seconds']:.1f} s = "
+              f"{floor['events'] / floor['seconds']:,.0f} ev/s")
+    print_comparison(runs, floors)
+    closes = runs[options.workers[-1]]
     result_a, result_b = closes["A"], closes["B"]
     full_rounds = FULL_TABLES * FULL_ROUNDS
     factor = full_rounds / day_b.rounds
@@ -775,7 +851,19 @@ def _run(options: argparse.Namespace, url: str, stored: dict[str, Any] | None, b
     if "replayed" in stages_b:
         lines.append(Line("replay day B", f"{result_b['events'] / stages_b['replayed']:,.0f} ev/s",
                           note=f"{result_b['rounds'] / stages_b['replayed']:,.0f} rounds/s, "
-                          f"{options.workers} processes"))
+                          f"{options.workers[-1]} processes"))
+    counts = sorted(runs)
+    if len(counts) > 1 and all("replayed" in runs[n]["B"]["stages"] for n in counts):
+        one, most = (runs[n]["B"]["stages"]["replayed"] for n in (counts[0], counts[-1]))
+        lines.append(Line(f"read + replay + hash, {counts[-1]} ÷ {counts[0]} workers",
+                          f"{one / most:.2f}×", f"≥ {TARGET_SPEEDUP}×",
+                          one / most >= TARGET_SPEEDUP,
+                          f"day B: {one:.1f} s → {most:.1f} s"))
+    floor_b = floors["B"]["seconds"]
+    lines.append(Line("floor: raw read of day B", f"{floor_b:.1f} s",
+                      note=f"{floors['B']['events']:,} events, "
+                      f"{floors['B']['events'] / floor_b:,.0f} ev/s; the close took "
+                      f"{result_b['seconds'] / floor_b:.1f}× it with {counts[-1]} workers"))
     if "sealed" in stages_b:
         lines.append(Line("seal day B", f"{events_b / stages_b['sealed']:,.0f} ev/s",
                           note=f"{events_b:,} events in the day"))

@@ -567,9 +567,9 @@ def _run(options: argparse.Namespace, url: str) -> int:
     fan = None
     if options.workers > 1:
         print(f"\n3. fan-out: manage.py replay --gaming-day {day_b.gaming_day} --workers "
-              f"{options.workers} --no-progress --skip-checks (split_rounds into "
-              f"{options.workers * 8} "
-              "shards, multiprocessing fork pool)")
+              f"{options.workers} --no-progress --skip-checks (split_tables into up to "
+              f"{options.workers * 4} "
+              "parts of whole tables, multiprocessing fork pool)")
         fan = run_worker(url, "command", "--day", str(day_b.gaming_day),
                          "--workers", str(options.workers))
         print_replay(f"day B, {options.workers} processes", fan)

@@ -12,7 +12,11 @@ when it finishes, so the stream *is* the job's state:
    run read, whatever was appended since (a late recount, say).
 2. ``close.replayed`` — every round of the day replayed through the rules
    engine; per table, the handle by wager, the chips collected and paid, the
-   findings and the exact theoretical win.
+   findings and the exact theoretical win. The replay is the day's one read
+   (``operations.day_read``): the same pass checks every hash and link for
+   the seal and writes the export's ``events.jsonl``; with several workers,
+   in parts by table, each a Celery task. A run that resumes at the seal
+   reads the day then.
 3. ``close.reconciled`` — per table, the count's win and hold beside the
    ledger's figures, and the variances (``tables.reconciliation``), under the
    variance thresholds in force that day on the casino's configuration
@@ -38,7 +42,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import multiprocessing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,6 +73,7 @@ from audit.registry import (
 from casino.configuration import thresholds_in_force
 from casino.models import Casino, DayClose, DayCloseStatus, VariancePolicy
 from casino.roles import Role
+from operations.day_read import DayRead, read_day, read_day_in_parts
 
 CLOSE_STREAM_KIND = "close"
 STARTED = "close.started"
@@ -172,7 +176,7 @@ def _exclusive(day: datetime.date) -> Iterator[None]:
     """Hold the day's close lock, or raise ``CloseBusy``.
 
     A session-level advisory lock on a connection of its own: the close's
-    own connection is closed around each fork of its replay pool, which would
+    own connection is closed around each fork of its pool reading the day in parts, which would
     drop a lock held on it. The server releases the lock as soon as the
     holder's connection ends, so a killed run leaves nothing to clean up.
     """
@@ -282,33 +286,36 @@ def _close(
         record(STARTED, _start(day, casino, requested_by, force))
         progress("started", 1, 1)
     cutoff = recorded[STARTED].payload["cutoff_position"]
-    if REPLAYED not in recorded:
-        record(REPLAYED, _replay(day, cutoff, progress, workers))
-    if RECONCILED not in recorded:
-        record(RECONCILED, _reconcile(day, recorded[STARTED].payload, recorded[REPLAYED].payload,
-                                      progress))  # fmt: skip
-    ahead = None
-    if SEALED not in recorded:
-        from audit.seals import seal_day
+    # The day is read once, by the replay (or by the seal when a run resumes
+    # there): that read checks the chains for the seal and writes events.jsonl.
+    read = None
+    try:
+        if REPLAYED not in recorded:
+            read = _read(day, cutoff, progress, True, workers)
+            assert read.tally is not None
+            record(REPLAYED, read.tally.payload())
+        if RECONCILED not in recorded:
+            record(RECONCILED, _reconcile(day, recorded[STARTED].payload,
+                                          recorded[REPLAYED].payload, progress))  # fmt: skip
+        if SEALED not in recorded:
+            from audit.seals import seal_day
 
-        progress("sealed", 0, 1)
-        if _can_fork(workers) and recorded[REPLAYED].payload["events"] > AHEAD_EVENTS:
-            ahead = _EventsAhead(day, cutoff)
-        try:
-            seal = seal_day(day, now=now, cutoff=cutoff)
-        except BaseException:
-            if ahead is not None:
-                ahead.abandon()
-            raise
-        record(SEALED, {"seal_hash": seal.seal_hash, "merkle_root": seal.merkle_root,
-                        "events": seal.event_count, "streams": seal.stream_count})  # fmt: skip
-        progress("sealed", 1, 1)
-    if EXPORTED not in recorded:
-        # A seal made by this very run was a full walk of the day a moment ago;
-        # a close resumed later checks the day against its seal again.
-        check_seal = "sealed" not in report.stages_run
-        events = ahead.result() if ahead is not None else None
-        record(EXPORTED, _export(day, now, progress, check_seal, events))
+            progress("sealed", 0, 1)
+            if read is None:
+                read = _read(day, cutoff, progress, False, workers)
+            seal = seal_day(day, now=now, cutoff=cutoff, walk=read.walk)
+            record(SEALED, {"seal_hash": seal.seal_hash, "merkle_root": seal.merkle_root,
+                            "events": seal.event_count, "streams": seal.stream_count})  # fmt: skip
+            progress("sealed", 1, 1)
+        if EXPORTED not in recorded:
+            # A seal made by this very run was a full walk of the day a moment ago;
+            # a close resumed later checks the day against its seal again.
+            check_seal = "sealed" not in report.stages_run
+            events = read.events if read is not None else None
+            record(EXPORTED, _export(day, now, progress, check_seal, events))
+    finally:
+        if read is not None:
+            read.events[0].unlink(missing_ok=True)  # moved into the export, or not wanted
     reconciled = recorded[RECONCILED].payload["totals"]
     record(COMPLETED, {"tables": reconciled["tables"], "variances": reconciled["variances"],
                        "win_cents": reconciled["win_cents"]})  # fmt: skip
@@ -367,92 +374,38 @@ def _start(day: datetime.date, casino: Casino, requested_by: str, force: bool) -
 # --- 2. replay --------------------------------------------------------------------------
 
 
-@dataclass
-class _DayTally:
-    rounds: int = 0
-    events: int = 0
-    findings: dict[str, int] = field(default_factory=dict)
-    refused: list[str] = field(default_factory=list)
-    tables: dict[str, Any] = field(default_factory=dict)
+def _read(day: datetime.date, cutoff: int, progress: Progress, replay: bool,
+          workers: int) -> DayRead:
+    """The close's one read of the day (``operations.day_read``), its
+    ``events.jsonl`` written aside for the export; in parts by table, read by
+    ``workers`` processes, when there are more than one."""
+    from audit.exports import export_name
 
-    def merge(self, other: _DayTally) -> _DayTally:
-        self.rounds += other.rounds
-        self.events += other.events
-        for kind, count in other.findings.items():
-            self.findings[kind] = self.findings.get(kind, 0) + count
-        self.refused.extend(other.refused)
-        for table_id, tally in other.tables.items():
-            if table_id in self.tables:
-                self.tables[table_id].merge(tally)
-            else:
-                self.tables[table_id] = tally
-        return self
+    root = export_root()
+    root.mkdir(parents=True, exist_ok=True)
+    path = root / f".{export_name(day)}.events.jsonl"
+    total = 0
+    if replay:
+        from tables.verification import RoundSelection, count_rounds
 
+        total = count_rounds(RoundSelection(gaming_day=day, upto_position=cutoff))
+        progress("replayed", 0, total)
 
-def _tally_rounds(selection: Any, on_round: Callable[[], None] | None = None) -> _DayTally:
-    from tables.reconciliation import PlayTally
-    from tables.verification import replay_rounds
+    def on_round(done: int) -> None:
+        progress("replayed", done, total)
 
-    day = _DayTally()
-
-    def add(verified: Any) -> None:
-        if verified.result is not None:
-            table_id = verified.result.events[0].table_id
-            tally = day.tables.get(table_id)
-            if tally is None:
-                tally = day.tables[table_id] = PlayTally()
-            tally.add_round(verified.result, len(verified.recorded))
-        if on_round is not None:
-            on_round()
-
-    summary = replay_rounds(selection, on_round=add)
-    day.rounds, day.events, day.findings = summary.rounds, summary.events, summary.findings
-    day.refused = [stream for stream, _ in summary.refused]
-    return day
-
-
-def _tally_shard(selection: Any) -> _DayTally:
-    connections.close_all()  # a child never shares its parent's connection
-    return _tally_rounds(selection)
-
-
-def _replay(day: datetime.date, cutoff: int, progress: Progress, workers: int) -> dict[str, Any]:
-    from tables.verification import RoundSelection, count_rounds, split_rounds
-
-    selection = RoundSelection(gaming_day=day, upto_position=cutoff)
-    total = count_rounds(selection)
-    progress("replayed", 0, total)
-    if _can_fork(workers) and total > 1000:
-        tally = _DayTally()
-        shards = split_rounds(selection, workers * 8)
-        connections.close_all()
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for part in pool.imap_unordered(_tally_shard, shards):
-                tally.merge(part)
-                progress("replayed", tally.rounds, total)
-    else:
-        done = 0
-
-        def tick() -> None:
-            nonlocal done
-            done += 1
-            if done % 500 == 0:
-                progress("replayed", done, total)
-
-        tally = _tally_rounds(selection, tick)
-    progress("replayed", tally.rounds, total)
-    return {
-        "rounds": tally.rounds,
-        "events": tally.events,
-        "findings": dict(sorted(tally.findings.items())),
-        "refused": sorted(tally.refused),
-        "tables": {t: tally.tables[t].to_payload() for t in sorted(tally.tables)},
-    }
-
-
-def _can_fork(workers: int) -> bool:
-    # A Celery prefork worker's processes are daemons and may not fork.
-    return workers > 1 and not multiprocessing.current_process().daemon
+    try:
+        if workers > 1:
+            read = read_day_in_parts(day, cutoff, path, replay=replay, workers=workers,
+                                     scratch=root, on_round=on_round)  # fmt: skip
+        else:
+            read = read_day(day, cutoff, path, replay=replay, on_round=on_round)
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+    if read.tally is not None:
+        progress("replayed", read.tally.rounds, total)
+    return read
 
 
 # --- 3. reconciliation ------------------------------------------------------------------
@@ -553,56 +506,6 @@ def _export(
     digest = file_digest(directory.with_suffix(".zip"))
     progress("exported", 1, 1)
     return {"name": directory.name, "zip_sha256": digest["sha256"], "bytes": digest["bytes"]}
-
-
-#: Above this many round events, the export's ``events.jsonl`` is written by a
-#: second process while this one seals the day: each reads the whole day and
-#: leaves a CPU idle while the server sorts and sends (bench/README.md).
-AHEAD_EVENTS = 50_000
-
-
-class _EventsAhead:
-    """The day's ``events.jsonl``, written by a forked child during the seal.
-    Used only by the run that started it: a resumed close writes its own."""
-
-    def __init__(self, day: datetime.date, cutoff: int) -> None:
-        from audit.exports import export_name
-
-        root = export_root()
-        root.mkdir(parents=True, exist_ok=True)
-        self.path = root / f".{export_name(day)}.events.jsonl"
-        context = multiprocessing.get_context("fork")
-        self._receive, send = context.Pipe(duplex=False)
-        connections.close_all()  # a child never shares its parent's connection
-        arguments = (day, cutoff, self.path, send)
-        self._process = context.Process(target=_write_events_ahead, args=arguments, daemon=True)
-        self._process.start()
-        send.close()
-
-    def result(self) -> tuple[Path, dict[str, Any]] | None:
-        """The file and its digest; None if the child failed (the export then
-        writes the file itself)."""
-        try:
-            digest = self._receive.recv()
-        except EOFError:
-            digest = None
-        self._process.join()
-        if digest is None or self._process.exitcode != 0:
-            self.path.unlink(missing_ok=True)
-            return None
-        return self.path, digest
-
-    def abandon(self) -> None:
-        self._process.terminate()
-        self._process.join()
-        self.path.unlink(missing_ok=True)
-
-
-def _write_events_ahead(day: datetime.date, cutoff: int, path: Path, send: Any) -> None:
-    from audit.exports import write_events
-
-    send.send(write_events(day, path, cutoff))
-    connections.close_all()
 
 
 # --- the projection: DayClose, TableDayFigures, Variance --------------------------------

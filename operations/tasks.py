@@ -6,7 +6,8 @@ and time zone by ``operations.schedule``): it closes the day that just ended. A
 day that cannot close yet (tables open, drops not counted) is retried every
 15 minutes until it can; a shift supervisor may force it from the command.
 ``close_gaming_day_task`` closes a given day and reports its progress as
-task state (``PROGRESS`` with the stage and counts).
+task state (``PROGRESS`` with the stage and counts). Both read the day in
+``CLOSE_WORKERS`` processes: ``read_close_part`` is one part of that read.
 
 Both are acknowledged late and are safe to deliver again: a run whose worker
 died is handed out again by the broker after its visibility timeout, and
@@ -28,6 +29,7 @@ from django.utils import timezone
 
 from casino.models import Casino
 from operations.close import CloseBusy, CloseRefused, close_gaming_day
+from operations.day_read import run_part
 
 logger = logging.getLogger(__name__)
 RETRY_SECONDS = 15 * 60
@@ -51,7 +53,8 @@ def close_gaming_day_task(self, day: str, requested_by: str, force: bool = False
 
     try:
         report = close_gaming_day(datetime.date.fromisoformat(day), requested_by=requested_by,
-                                  force=force, progress=progress)  # fmt: skip
+                                  force=force, progress=progress,
+                                  workers=settings.CLOSE_WORKERS)  # fmt: skip
     except CloseBusy as busy:
         if self.request.is_eager:
             raise
@@ -74,7 +77,8 @@ def close_due_day(self, day: str | None = None, not_before: str | None = None) -
     gaming_day = (datetime.date.fromisoformat(day) if day
                   else Casino.current().gaming_day(now) - datetime.timedelta(days=1))  # fmt: skip
     try:
-        return close_gaming_day(gaming_day, requested_by="celery-beat", now=now).summary()
+        return close_gaming_day(gaming_day, requested_by="celery-beat", now=now,
+                                workers=settings.CLOSE_WORKERS).summary()
     except CloseRefused as refused:
         busy = isinstance(refused, CloseBusy)
         wait = settings.CLOSE_BUSY_RETRY_SECONDS if busy else RETRY_SECONDS
@@ -84,3 +88,11 @@ def close_due_day(self, day: str | None = None, not_before: str | None = None) -
         due = now + datetime.timedelta(seconds=wait)
         raise self.retry(kwargs={"day": gaming_day.isoformat(), "not_before": due.isoformat()},
                          countdown=countdown(wait)) from refused  # fmt: skip
+
+
+@shared_task(name="operations.read_close_part", **CLOSE_LIMITS)
+def read_close_part(directory: str, index: int) -> str:
+    """One part of a close's read of the day (``operations.day_read``): read
+    here unless the close's own process, or another worker, holds it. Safe to
+    deliver again: a part read already, or of a close that has ended, is left."""
+    return run_part(directory, index)

@@ -170,29 +170,6 @@ def count_rounds(selection: RoundSelection) -> int:
         return cursor.fetchone()[0]
 
 
-def split_rounds(selection: RoundSelection, parts: int) -> list[RoundSelection]:
-    """Cut the selection into ``parts`` ranges of stream ids of about equal
-    size, for workers that replay one range each."""
-    from django.db import connection
-
-    total = count_rounds(selection)
-    if parts <= 1 or total < parts:
-        return [selection]
-    where, params = selection.where()
-    bounds: list[str | None] = [selection.stream_from]
-    with connection.cursor() as cursor:
-        for part in range(1, parts):
-            cursor.execute(
-                f"SELECT o.stream_id FROM ledger_event o WHERE {where} "
-                "ORDER BY o.stream_id LIMIT 1 OFFSET %s",
-                [*params, part * total // parts],
-            )
-            bounds.append(cursor.fetchone()[0])
-    bounds.append(selection.stream_to)
-    return [dataclasses.replace(selection, stream_from=low, stream_to=high)
-            for low, high in zip(bounds, bounds[1:], strict=False)]  # fmt: skip
-
-
 def iter_round_events(selection: RoundSelection, *, rounds_per_page: int = 250
                       ) -> Iterator[EventFacts]:  # fmt: skip
     """Every event of the selected rounds, ordered by (stream_id, version).
@@ -232,6 +209,16 @@ class ReplaySummary:
     refused: list[tuple[str, str]] = dataclasses.field(default_factory=list)
     rounds_with_findings: int = 0
 
+    def to_payload(self) -> dict[str, Any]:
+        """As JSON, for a part replayed by a Celery task."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> ReplaySummary:
+        return cls(payload["rounds"], payload["events"], dict(payload["findings"]),
+                   [(stream, reason) for stream, reason in payload["refused"]],
+                   payload["rounds_with_findings"])  # fmt: skip
+
     def merge(self, other: ReplaySummary) -> ReplaySummary:
         """Add another shard's summary to this one (for workers)."""
         self.rounds += other.rounds
@@ -244,7 +231,7 @@ class ReplaySummary:
 
 
 @contextlib.contextmanager
-def _batch_gc() -> Iterator[None]:
+def batch_gc() -> Iterator[None]:
     """Replay allocates millions of short-lived, acyclic objects; with the
     default thresholds the cyclic collector spends a fifth of the time
     scanning them. Collect the young generation less often while replaying."""
@@ -260,7 +247,7 @@ def replay_rounds(selection: RoundSelection, *, on_round: Any = None) -> ReplayS
     """Replay every matching round from the ledger; ``on_round(verified)`` is
     called for each (progress bars, collecting findings)."""
     summary = ReplaySummary()
-    with _batch_gc():
+    with batch_gc():
         for stream_id, events in rounds_of(iter_round_events(selection)):
             verified = verify_round(stream_id, events)
             summary.rounds += 1
@@ -274,4 +261,39 @@ def replay_rounds(selection: RoundSelection, *, on_round: Any = None) -> ReplayS
                     summary.findings[kind] = summary.findings.get(kind, 0) + 1
             if on_round is not None:
                 on_round(verified)
+    return summary
+
+
+def tables_of(selection: RoundSelection) -> dict[str, int]:
+    """The tables of the selected rounds, with how many rounds each."""
+    from django.db import connection
+
+    where, params = selection.where()
+    table = ("o.payload ->> 'table_id'" if connection.vendor == "postgresql"
+             else "json_extract(o.payload, '$.table_id')")  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {table}, count(*) FROM ledger_event o WHERE {where} "
+                       f"GROUP BY {table}", params)  # fmt: skip
+        return dict(cursor.fetchall())
+
+
+def split_tables(tables: dict[str, int], parts: int) -> list[list[str]]:
+    """Tables into at most ``parts`` lists of about equal rounds (the largest
+    table first into the lightest list).
+
+    >>> split_tables({"A": 5, "B": 3, "C": 2, "D": 1}, 2)
+    [['A'], ['B', 'C', 'D']]
+    """
+    bins: list[tuple[int, list[str]]] = [(0, []) for _ in range(max(1, min(parts, len(tables))))]
+    for table_id in sorted(tables, key=lambda t: (-tables[t], t)):
+        bins.sort(key=lambda b: b[0])
+        bins[0] = (bins[0][0] + tables[table_id], [*bins[0][1], table_id])
+    return sorted(sorted(part) for _, part in bins if part)
+
+
+def replay_tables(selection: RoundSelection, table_ids: Iterable[str]) -> ReplaySummary:
+    """The selected rounds of these tables replayed (one part of a fan-out)."""
+    summary = ReplaySummary()
+    for table_id in table_ids:
+        summary.merge(replay_rounds(dataclasses.replace(selection, table_id=table_id)))
     return summary

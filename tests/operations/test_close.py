@@ -245,25 +245,42 @@ def test_two_exports_of_a_closed_day_are_byte_identical_and_verify(casino, play,
     assert "close_events.jsonl: 4 events of close:2024-05-01 intact" in checked.stdout
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)  # the child reads commits
-def test_events_written_by_a_second_process_during_the_seal_give_the_same_export(
+def test_the_close_reads_the_day_once_for_the_replay_the_seal_and_the_export(
     casino, play, monkeypatch, tmp_path
 ):
+    """One pass in position order replays the rounds, checks every hash and
+    link for the seal and writes events.jsonl; the figures are those of the
+    rounds read and replayed on their own, the export byte for byte a fresh
+    one's (which reads the day apart)."""
+    import audit.exports
+    import audit.seals
+    import tables.verification
     from audit.exports import export_day
+    from operations import day_read
 
-    play()
-    used = []
-    result = close._EventsAhead.result
+    play(TableDayPlan(inventory_short_cents={"T1": 3_000}))
+    reads = []
+    member_rows = audit.seals.member_rows
 
-    def spy(self):
-        used.append(result(self))
-        return used[-1]
+    def counted(members):
+        reads.append(len(members))
+        return member_rows(members)
 
-    monkeypatch.setattr(close, "AHEAD_EVENTS", 0)
-    monkeypatch.setattr(close._EventsAhead, "result", spy)
-    report = close_gaming_day(DAY, requested_by="finance", workers=2)
-    assert used and used[0] is not None, "events.jsonl was not written by the second process"
-    assert not used[0][0].exists()  # moved into the export
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the day was read a second time")
+
+    monkeypatch.setattr(day_read, "member_rows", counted)
+    monkeypatch.setattr(audit.seals, "walk_day", forbidden)
+    monkeypatch.setattr(audit.exports, "write_events", forbidden)
+    monkeypatch.setattr(tables.verification, "iter_round_events", forbidden)
+    report = close_gaming_day(DAY, requested_by="finance")
+    assert len(reads) == 1
+    monkeypatch.undo()
+    events = read_stream(close_stream_id(DAY))
+    cutoff = events[0].payload["cutoff_position"]
+    assert events[1].payload == day_read.replay_apart(DAY, cutoff).payload()
+    assert events[1].payload["rounds"] == 60
+    assert not list(report.export.parent.glob(".*"))  # the events file was moved in
     again = export_day(DAY, tmp_path / "again", make_zip=True)
     assert again.with_suffix(".zip").read_bytes() == report.export.read_bytes()
 

@@ -38,6 +38,7 @@ from audit.ledger import read_stream
 from casino.models import Casino, DayClose, DayCloseStatus, Jurisdiction
 from operations import close
 from operations.close import STAGE_NAMES, STAGES, close_stream_id
+from operations.day_read import replay_apart
 from tables.models import DealingMethod, Game, Table, TableDayFigures
 from tables.simulation import TablePlan, simulate_table_days
 from tables.win import day_win
@@ -92,6 +93,8 @@ class Workers:
             "EXPORT_ROOT": str(workdir / "exports"),
             "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
             "CLOSE_BUSY_RETRY_SECONDS": "1",
+            # The day is small: read in parts all the same, by the workers' processes.
+            "CLOSE_PARTS_ABOVE_EVENTS": "0",
         }
         self.started: list[subprocess.Popen] = []
 
@@ -249,7 +252,7 @@ def test_a_worker_killed_mid_close_and_a_rerun_give_identical_figures(day, tmp_p
     cutoff = recorded[close.STARTED]["cutoff_position"]
 
     # The figures are the in-process computation's, from the same cutoff.
-    replayed = close._replay(DAY, cutoff, close._no_progress, 1)
+    replayed = replay_apart(DAY, cutoff).payload()
     assert recorded[close.REPLAYED] == replayed
     assert replayed["rounds"] == 4 * ROUNDS and replayed["refused"] == []
     assert recorded[close.RECONCILED] == close._reconcile(

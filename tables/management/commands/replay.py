@@ -11,14 +11,16 @@ from tables.verification import (
     RoundSelection,
     count_rounds,
     replay_rounds,
-    split_rounds,
+    replay_tables,
+    split_tables,
+    tables_of,
 )
 
 
-def _replay_shard(selection: RoundSelection) -> ReplaySummary:
-    """One worker's share (a range of round streams); runs in a child process."""
+def _replay_part(job: tuple[RoundSelection, list[str]]) -> ReplaySummary:
+    """One worker's share (some tables); runs in a child process."""
     connections.close_all()  # never share the parent's connection
-    return replay_rounds(selection)
+    return replay_tables(*job)
 
 
 class Command(BaseCommand):
@@ -91,13 +93,32 @@ class Command(BaseCommand):
             self.stdout.write(self.style.ERROR(f"  {stream_id}: not replayable: {reason}"))
 
     def _fan_out(self, selection, workers, bar) -> ReplaySummary:
-        # More shards than workers, so the bar moves and a slow shard doesn't idle the rest.
-        shards = split_rounds(selection, workers * 8)
-        connections.close_all()
+        """The rounds split by table into parts, more parts than workers (so
+        the bar moves and a slow part doesn't idle the rest): Celery tasks on
+        the broker's workers when there is one, else a pool forked here."""
+        from django.conf import settings
+
+        parts = split_tables(tables_of(selection), workers * 4)
         summary = ReplaySummary()
+        if not settings.CELERY_TASK_ALWAYS_EAGER:
+            if not settings.CELERY_RESULT_BACKEND:
+                raise CommandError("--workers with a broker collects the parts' summaries "
+                                   "through CELERY_RESULT_BACKEND: set it, or drop --workers")
+            from celery import group
+
+            from tables.tasks import replay_tables_task
+
+            day = selection.gaming_day.isoformat() if selection.gaming_day else None
+            result = group(replay_tables_task.s(day, part) for part in parts).apply_async()
+            for payload in result.get():
+                part = ReplaySummary.from_payload(payload)
+                summary.merge(part)
+                bar.update(part.rounds)
+            return summary
+        connections.close_all()
         context = multiprocessing.get_context("fork")
         with context.Pool(workers) as pool:
-            for part in pool.imap_unordered(_replay_shard, shards):
+            for part in pool.imap_unordered(_replay_part, [(selection, p) for p in parts]):
                 summary.merge(part)
                 bar.update(part.rounds)
         return summary

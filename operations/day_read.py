@@ -1,0 +1,428 @@
+"""The close's one read of the day: every event the day's seal covers, read
+once in position order, and from that one pass
+
+* each event's hash and link checked and each stream's head kept (the seal's
+  walk, ``audit.seals.ChainCheck``);
+* the line of ``events.jsonl`` written (``audit.exports.event_line_of``);
+* the day's rounds replayed through the rules engine, each as soon as its
+  last event up to the cutoff has gone by (so only the rounds open at that
+  point of the day are held), and tallied per table.
+
+Before, the close read the day three times: the replay by round, the seal's
+walk, and ``events.jsonl`` beside it (bench/README.md).
+
+The rounds replayed are those ``tables.verification.RoundSelection`` picks
+(opened on the gaming day, up to the cutoff); each is one of the day's own
+streams in the seal, from its first event to the cutoff. Should one not be
+(a seal without day streams registered), the replay reads the rounds apart,
+as it did before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import heapq
+import multiprocessing
+import shutil
+import time
+import uuid
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+from django.db import connection, connections
+
+from audit import providers
+from audit.exports import HashingWriter, event_line_of
+from audit.hashing import canonical_payload
+from audit.registry import REGISTRY
+from audit.seals import ChainCheck, DayWalk, Ranges, day_membership, finish_walk, member_rows
+from audit.storage import EventFacts, loads_json, stamp
+
+#: How often (in rounds) the replay's progress is reported.
+PROGRESS_EVERY = 500
+
+
+@dataclass
+class DayTally:
+    """The replay's figures: the day's and each table's (``PlayTally``)."""
+
+    rounds: int = 0
+    events: int = 0
+    findings: dict[str, int] = field(default_factory=dict)
+    refused: list[str] = field(default_factory=list)
+    tables: dict[str, Any] = field(default_factory=dict)
+
+    def add(self, stream_id: str, events: list[Any]) -> None:
+        """Replay one round's stored events and add it."""
+        from tables.reconciliation import PlayTally
+        from tables.verification import verify_round
+
+        verified = verify_round(stream_id, events)
+        self.rounds += 1
+        self.events += len(events)
+        if verified.result is None:
+            self.refused.append(stream_id)
+            return
+        for finding in verified.result.findings:
+            kind = finding.kind.value
+            self.findings[kind] = self.findings.get(kind, 0) + 1
+        table_id = verified.result.events[0].table_id
+        tally = self.tables.get(table_id)
+        if tally is None:
+            tally = self.tables[table_id] = PlayTally()
+        tally.add_round(verified.result, len(verified.recorded))
+
+    def merge(self, other: DayTally) -> DayTally:
+        self.rounds += other.rounds
+        self.events += other.events
+        for kind, count in other.findings.items():
+            self.findings[kind] = self.findings.get(kind, 0) + count
+        self.refused.extend(other.refused)
+        for table_id, tally in other.tables.items():
+            if table_id in self.tables:
+                self.tables[table_id].merge(tally)
+            else:
+                self.tables[table_id] = tally
+        return self
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> DayTally:
+        from tables.reconciliation import PlayTally
+
+        tables = {t: PlayTally.from_payload(p) for t, p in payload["tables"].items()}
+        return cls(payload["rounds"], payload["events"], dict(payload["findings"]),
+                   list(payload["refused"]), tables)  # fmt: skip
+
+    def payload(self) -> dict[str, Any]:
+        """The ``close.replayed`` payload (sorted: the order rounds came in is not in it)."""
+        return {
+            "rounds": self.rounds,
+            "events": self.events,
+            "findings": dict(sorted(self.findings.items())),
+            "refused": sorted(self.refused),
+            "tables": {t: self.tables[t].to_payload() for t in sorted(self.tables)},
+        }
+
+
+@dataclass
+class DayRead:
+    """What the one read of the day gives the close's later stages."""
+
+    walk: DayWalk
+    #: ``events.jsonl`` written aside, and its digest (moved into the export).
+    events: tuple[Path, dict[str, Any]]
+    #: The day's replay, or None when the read was not asked to replay.
+    tally: DayTally | None = None
+
+
+def day_rounds(day: datetime.date, cutoff: int) -> dict[str, str]:
+    """The rounds the close replays (``RoundSelection``): stream id -> table."""
+    from tables.verification import RoundSelection
+
+    where, params = RoundSelection(gaming_day=day, upto_position=cutoff).where()
+    table = ("o.payload ->> 'table_id'" if connection.vendor == "postgresql"
+             else "json_extract(o.payload, '$.table_id')")  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT o.stream_id, {table} FROM ledger_event o WHERE {where}", params)
+        return dict(cursor.fetchall())
+
+
+def seal_cutoff(cutoff: int) -> int | None:
+    """The cutoff the seal uses: none when no app registered day streams."""
+    return cutoff if providers.day_streams() is not None else None
+
+
+def read_day(
+    day: datetime.date, cutoff: int, path: Path, *, replay: bool,
+    on_round: Callable[[int], None] | None = None,
+) -> DayRead:  # fmt: skip
+    """Read the day once (see the module docstring), writing ``events.jsonl``
+    to ``path``; with ``replay``, the rounds replayed too (``on_round`` told
+    how many every ``PROGRESS_EVERY``)."""
+    members, amends = day_membership(day, seal_cutoff(cutoff))
+    rounds = day_rounds(day, cutoff) if replay else {}
+    return _read_whole(day, cutoff, path, members, amends, rounds, replay, on_round)
+
+
+def _read_whole(
+    day: datetime.date, cutoff: int, path: Path, members: Ranges,
+    amends: dict[str, datetime.date], rounds: dict[str, str] | set[str], replay: bool,
+    on_round: Callable[[int], None] | None,
+) -> DayRead:  # fmt: skip
+    apart = any(members.get(s, (0,))[0] != 1 for s in rounds)
+    rounds = set() if apart else set(rounds)
+    writer = HashingWriter(path)
+    try:
+        check, tally = read_part(members, rounds, member_rows(members), writer.write, on_round)
+    finally:
+        digest = writer.close()
+    if apart:
+        tally = replay_apart(day, cutoff)
+    return DayRead(finish_walk([check], members, amends), (path, digest),
+                   tally if replay else None)  # fmt: skip
+
+
+def replay_apart(day: datetime.date, cutoff: int) -> DayTally:
+    """The day's rounds read and replayed on their own, by stream."""
+    from tables.verification import RoundSelection, iter_round_events, rounds_of
+
+    tally = DayTally()
+    for stream_id, events in rounds_of(iter_round_events(
+            RoundSelection(gaming_day=day, upto_position=cutoff))):  # fmt: skip
+        tally.add(stream_id, events)
+    return tally
+
+
+def read_part(
+    members: Ranges, rounds: set[str], rows: Iterable[tuple[Any, ...]],
+    write: Callable[[bytes], Any], on_round: Callable[[int], None] | None = None,
+    prefix: bool = False,
+) -> tuple[ChainCheck, DayTally]:  # fmt: skip
+    """One pass over ``rows`` (``member_rows`` of ``members``, in position
+    order): each event checked, written as its ``events.jsonl`` line (after
+    its position, zero-padded, with ``prefix``: a part merged later), and
+    the streams in ``rounds`` replayed as each completes."""
+    from tables.verification import batch_gc
+
+    check = ChainCheck(members)
+    tally = DayTally()
+    upcast = REGISTRY.upcast
+    current = {name: t.version for name, t in REGISTRY.event_types.items()}
+    pending: dict[str, list[EventFacts]] = {}
+    add = check.add
+    with batch_gc():
+        for row in rows:
+            (position, stream_id, version, event_type, schema_version, payload, metadata,
+             occurred_at, recorded_at, prev_hash, digest) = row  # fmt: skip
+            decoded = loads_json(payload)
+            payload_json = canonical_payload(decoded)
+            metadata_json = canonical_payload(loads_json(metadata))
+            occurred, recorded = stamp(occurred_at), stamp(recorded_at)
+            add(position, stream_id, version, event_type, schema_version, payload_json,
+                metadata_json, occurred, recorded, prev_hash, digest)  # fmt: skip
+            line = event_line_of(position, stream_id, version, event_type, schema_version,
+                                 payload_json, metadata_json, occurred, recorded, prev_hash,
+                                 digest)  # fmt: skip
+            write(b"%020d " % position + line if prefix else line)
+            if stream_id not in rounds:
+                continue
+            if schema_version != current.get(event_type, schema_version):
+                schema_version, decoded = upcast(event_type, schema_version, decoded)
+            at = datetime.datetime.fromisoformat(occurred)
+            pending.setdefault(stream_id, []).append(
+                EventFacts(position, stream_id, version, event_type, schema_version, decoded, at))
+            if version == members[stream_id][1]:  # the round's last event up to the cutoff
+                tally.add(stream_id, pending.pop(stream_id))
+                if on_round is not None and tally.rounds % PROGRESS_EVERY == 0:
+                    on_round(tally.rounds)
+        for stream_id in sorted(pending):  # none: each round ends inside its range
+            tally.add(stream_id, pending.pop(stream_id))
+    return check, tally
+
+
+# --- the read in parts, by table ------------------------------------------------------------
+#
+# A day read in parts: the day's streams are split by table (a table's rounds,
+# its table day, its count; streams of no table go with the lightest part)
+# into parts of about equal events. Each part is one task
+# (``operations.tasks.read_close_part``): whichever process claims it (a
+# PostgreSQL advisory lock, held by the claimer's own connection, so a killed
+# claimer frees it) reads its streams in position order as ``read_part`` does
+# and leaves two files in the run's directory: its ``events.jsonl`` lines
+# after their positions, and its result (the chain check and the tally). The
+# close itself claims parts too, and once every part has a result merges
+# them: the tallies, the walk, and ``events.jsonl`` from the parts' lines in
+# position order. The directory is under the export root, which every
+# process reading parts must therefore share.
+
+#: Parts per worker process: finer parts even out tables of unequal length
+#: and workers of unequal speed.
+PARTS_PER_WORKER = 4
+#: The part claims' advisory lock class (``part`` in ASCII); the key is a CRC.
+_PART_LOCK_CLASS = 0x70617274
+_PREFIX = len(b"%020d " % 0)
+POLL_SECONDS = 0.2
+
+
+def _table_of(stream_id: str, rounds: dict[str, str]) -> str | None:
+    """The table a stream is of: a round's from its opening, a table day's
+    and a count's from their ids (``<kind>:<table>:<day>``); else none."""
+    from tables.count import COUNT_STREAM_KIND
+    from tables.table_day import TABLE_STREAM_KIND
+
+    table = rounds.get(stream_id)
+    if table is None:
+        kind, _, rest = stream_id.partition(":")
+        if kind in (TABLE_STREAM_KIND, COUNT_STREAM_KIND):
+            table = rest.rpartition(":")[0] or None
+    return table
+
+
+def plan_parts(members: Ranges, rounds: dict[str, str], parts: int) -> list[list[str]]:
+    """The member streams split by table into at most ``parts`` lists of about
+    equal events (heaviest table first into the lightest part)."""
+    tables: dict[str, list[str]] = {}
+    rest: list[str] = []
+    for stream_id in members:
+        table = _table_of(stream_id, rounds)
+        (tables.setdefault(table, []) if table is not None else rest).append(stream_id)
+
+    def weight(streams: list[str]) -> int:
+        return sum(members[s][1] - members[s][0] + 1 for s in streams)
+
+    bins: list[tuple[int, list[str]]] = [(0, []) for _ in range(max(1, min(parts, len(tables))))]
+    for streams in sorted(tables.values(), key=weight, reverse=True):
+        bins.sort(key=lambda b: b[0])
+        bins[0] = (bins[0][0] + weight(streams), bins[0][1] + streams)
+    bins.sort(key=lambda b: b[0])
+    bins[0] = (bins[0][0] + weight(rest), bins[0][1] + rest)
+    return [sorted(streams) for _, streams in bins if streams]
+
+
+@contextlib.contextmanager
+def _claim(directory: Path, index: int, holder: Any = None) -> Iterator[bool]:
+    """Whether this process holds part ``index`` of the run in ``directory``:
+    on ``holder``, a connection of the caller's own kept for many claims,
+    or on one opened for this claim alone."""
+    if connection.vendor != "postgresql":
+        yield True  # the embedded SQLite default reads its parts in one process
+        return
+    key = [_PART_LOCK_CLASS, zlib.crc32(f"{directory.name}/{index}".encode()) - 2**31]
+    own = holder is None
+    if own:
+        holder = connections.create_connection("default")
+    try:
+        with holder.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", key)
+            claimed = cursor.fetchone()[0]
+        yield claimed
+        if claimed and not own:
+            with holder.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", key)
+    finally:
+        if own:
+            holder.close()  # ends the session, and with it the lock
+
+
+def run_part(directory: str | Path, index: int, holder: Any = None) -> str:
+    """Read part ``index`` of the run in ``directory`` unless it is read
+    already, being read, or its run is over (its directory gone); the claim
+    on ``holder`` when given (see ``_claim``)."""
+    directory = Path(directory)
+    plan, result = directory / f"part-{index}.plan.json", directory / f"part-{index}.json"
+    if not plan.exists():
+        return "its close is over"
+    with _claim(directory, index, holder) as claimed:
+        if not claimed:
+            return "being read elsewhere"
+        if result.exists():
+            return "read already"
+        job = orjson.loads(plan.read_bytes())
+        members = {s: tuple(r) for s, r in job["members"].items()}
+        with (directory / f"part-{index}.events").open("wb") as sink:
+            check, tally = read_part(members, set(job["rounds"]),
+                                     member_rows(members, some=True), sink.write,
+                                     prefix=True)  # fmt: skip
+        written = result.with_suffix(".partial")
+        written.write_bytes(orjson.dumps({"check": check.to_payload(),
+                                          "tally": tally.payload()}))  # fmt: skip
+        written.replace(result)  # the result appears whole, or not at all
+    return "read"
+
+
+def _can_fork(workers: int) -> bool:
+    # A Celery prefork worker's processes are daemons and may not fork; the
+    # embedded SQLite default is one process.
+    return (workers > 1 and connection.vendor == "postgresql"
+            and not multiprocessing.current_process().daemon)  # fmt: skip
+
+
+def _run_forked(job: tuple[str, int]) -> str:
+    connections.close_all()  # a child never shares its parent's connection
+    return run_part(*job)
+
+
+def read_day_in_parts(
+    day: datetime.date, cutoff: int, path: Path, *, replay: bool, workers: int,
+    scratch: Path, on_round: Callable[[int], None] | None = None,
+) -> DayRead:  # fmt: skip
+    """``read_day`` in parts by table (see above), read by ``workers``
+    processes: Celery workers when a broker is configured (the close's own
+    process reads parts too), else a pool forked here, or, in a process that
+    may not fork, the tasks in this process one after the other. A day of
+    fewer than ``CLOSE_PARTS_ABOVE_EVENTS`` events is read whole, and so is
+    one whose rounds are not all the seal's day streams."""
+    from celery import group
+    from django.conf import settings
+
+    from operations.tasks import read_close_part
+
+    members, amends = day_membership(day, seal_cutoff(cutoff))
+    rounds = day_rounds(day, cutoff) if replay else {}
+    size = sum(found[1] - found[0] + 1 for found in members.values())
+    if size < settings.CLOSE_PARTS_ABOVE_EVENTS or any(
+        members.get(s, (0,))[0] != 1 for s in rounds
+    ):
+        return _read_whole(day, cutoff, path, members, amends, rounds, replay, on_round)
+    streams = plan_parts(members, rounds, workers * PARTS_PER_WORKER)
+    for leftover in scratch.glob(f".close-{day.isoformat()}-*"):
+        shutil.rmtree(leftover, ignore_errors=True)  # a killed run's: its parts stop at once
+    directory = scratch / f".close-{day.isoformat()}-{uuid.uuid4().hex[:12]}"
+    directory.mkdir(parents=True)
+    with contextlib.ExitStack() as cleanup:
+        cleanup.callback(shutil.rmtree, directory, ignore_errors=True)
+        for index, part in enumerate(streams):
+            (directory / f"part-{index}.plan.json").write_bytes(orjson.dumps({
+                "members": {s: members[s] for s in part},
+                "rounds": [s for s in part if s in rounds]}))  # fmt: skip
+        jobs = [(str(directory), index) for index in range(len(streams))]
+        if settings.CELERY_TASK_ALWAYS_EAGER and _can_fork(workers):
+            connections.close_all()
+            pool = multiprocessing.get_context("fork").Pool(workers - 1)
+            cleanup.callback(pool.join)
+            cleanup.callback(pool.terminate)
+            pool.map_async(_run_forked, jobs)
+        else:
+            # To the workers; eager (no broker), here, one after the other.
+            group(read_close_part.s(*job) for job in jobs).apply_async()
+        # One connection for this process's claims while it waits: it tries
+        # the parts no one has read yet every POLL_SECONDS.
+        holder = None
+        if connection.vendor == "postgresql":
+            holder = connections.create_connection("default")
+            cleanup.callback(holder.close)
+        results: dict[int, dict[str, Any]] = {}
+        while len(results) < len(jobs):
+            for index in range(len(jobs)):
+                if index in results:
+                    continue
+                found = directory / f"part-{index}.json"
+                if not found.exists():
+                    run_part(directory, index, holder)  # unless another process holds it
+                if found.exists():
+                    results[index] = orjson.loads(found.read_bytes())
+                    if on_round is not None and replay:
+                        on_round(sum(r["tally"]["rounds"] for r in results.values()))
+            if len(results) < len(jobs):
+                time.sleep(POLL_SECONDS)
+        tally = DayTally()
+        for index in sorted(results):
+            tally.merge(DayTally.from_payload(results[index]["tally"]))
+        checks = [ChainCheck.from_payload(results[i]["check"]) for i in sorted(results)]
+        writer = HashingWriter(path)
+        try:
+            parts = [cleanup.enter_context((directory / f"part-{i}.events").open("rb"))
+                     for i in range(len(jobs))]  # fmt: skip
+            # Each part's lines are in position order after their zero-padded
+            # positions: merged as bytes, they are the day's in position order.
+            for line in heapq.merge(*parts):
+                writer.write(line[_PREFIX:])
+        finally:
+            digest = writer.close()
+    return DayRead(finish_walk(checks, members, amends), (path, digest),
+                   tally if replay else None)  # fmt: skip
