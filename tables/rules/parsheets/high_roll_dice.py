@@ -23,9 +23,10 @@ from typing import Any
 
 from tables.rules.games import high_roll_dice_593 as game
 from tables.rules.house_edge import HouseEdge
+from tables.rules.money import Fixed
 
-__all__ = ["first_roll", "count_probabilities", "extra_roll", "wager_edges", "combination",
-           "parsheet", "house_edges"]  # fmt: skip
+__all__ = ["first_roll", "count_probabilities", "extra_roll", "wager_rows", "wager_edges",
+           "combination", "parsheet", "house_edges"]  # fmt: skip
 
 DICE = 10
 
@@ -64,26 +65,39 @@ def _like(options: Mapping[str, Any]) -> dict[int, Fraction]:
     return {count: item.ratio for count, item in odds.items()}
 
 
-def wager_edges(options: Mapping[str, Any]) -> dict[str, Fraction]:
-    """House edge per unit of each single wager settled on the first roll (§ 593.5(a)-(c))."""
+def wager_rows(options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each single wager settled on the first roll: its pay, P(win) and house edge per unit
+    (§ 593.5(a)-(c)); Millionaire Row per unit of its $1 maximum stake."""
     faces: dict[int, Fraction] = {}
     for (face, _), probability in first_roll().items():
         faces[face] = faces.get(face, Fraction(0)) + probability
     counts, like = count_probabilities(), _like(options)
-    edges = {}
+    seven, three = options["seven_of_a_kind"], options["three_of_a_kind"]
+    rows = []
+
+    def row(name: str, section: str, pays: object, win: Fraction, amount: Fraction) -> None:
+        edge = -(win * amount - (1 - win))
+        rows.append({"wager": name, "section": f"593.{section}", "pays": str(pays),
+                     "win_probability": win, "house_edge": edge})  # fmt: skip
+
     for face, name in game.PIPS.items():
-        win = faces[face]
-        edges[name] = -(win * game.PIP_ODDS[face].ratio - (1 - win))
+        row(name, "5(a)", game.PIP_ODDS[face], faces[face], game.PIP_ODDS[face].ratio)
     for count, name in game.CIRCLES.items():
-        edges[name] = -(counts[count] * like[count] - (1 - counts[count]))
+        row(name, "5(b)", game.like_kind_odds(seven, three)[count], counts[count], like[count])
     for count, name in game.MILLIONAIRE.items():
         win = counts.get(count, Fraction(0))
         if count == 9 and options["nine_wins_on_ten"]:
             win += counts.get(10, Fraction(0))
         amount = Fraction(game.MILLIONAIRE_PAYS[count], game.MILLIONAIRE_MAX_CENTS)
         amount -= 1 if options["millionaire_includes_stake"] else 0
-        edges[name] = -(win * amount - (1 - win))
-    return edges
+        pays = Fixed(game.MILLIONAIRE_PAYS[count])
+        row(name, "5(c)", f"{pays} per $1", win, amount)
+    return rows
+
+
+def wager_edges(options: Mapping[str, Any]) -> dict[str, Fraction]:
+    """House edge per unit of each single wager settled on the first roll (§ 593.5(a)-(c))."""
+    return {row["wager"]: row["house_edge"] for row in wager_rows(options)}
 
 
 def combination(options: Mapping[str, Any], extra: bool) -> Fraction:
@@ -130,14 +144,22 @@ def parsheet(ruleset: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "title": "High Roll Dice - EXACT by multinomial counting over the 3,003 multisets of "
         "ten dice (593.2, 593.5)",
-        "count_probabilities": count_probabilities(),
-        "wagers": wager_edges(options),
+        "count_probabilities": [{"first_count": count, "probability": probability}
+                                for count, probability in count_probabilities().items()],
+        "wagers": [*wager_rows(options), _extra_row(options)],
         "readings": _readings(),
         "notes": [
-            "extra_roll_edge: what the Extra Roll adds per unit of it, beside all seven "
-            "circles (593.4(g)-(h)); an edge below 0 favours the player."
+            "EXTRA_ROLL and extra_roll_edge: what the Extra Roll adds per unit of it, beside "
+            "all seven circles (593.4(g)-(h)); an edge below 0 favours the player."
         ],  # fmt: skip
     }
+
+
+def _extra_row(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The Extra Roll's edge is only defined beside the circles it keeps (§ 593.4(g)-(h))."""
+    circles, both = combination(options, extra=False), combination(options, extra=True)
+    return {"wager": game.EXTRA_ROLL, "section": "593.5(d)", "pays": "by final count",
+            "win_probability": None, "house_edge": -(8 * both - 7 * circles)}  # fmt: skip
 
 
 def house_edges(ruleset: Any, options: Mapping[str, Any]) -> tuple[HouseEdge, ...]:
@@ -145,7 +167,6 @@ def house_edges(ruleset: Any, options: Mapping[str, Any]) -> tuple[HouseEdge, ..
     source = ", ".join(f"{name} {value}" for name, value in sorted(options.items()))
     edges = tuple(HouseEdge(handle=frozenset({name}), edge=edge, source=f"exact, {source}")
                   for name, edge in wager_edges(options).items())  # fmt: skip
-    circles, both = combination(options, extra=False), combination(options, extra=True)
-    extra = HouseEdge(handle=frozenset({game.EXTRA_ROLL}), edge=-(8 * both - 7 * circles),
+    extra = HouseEdge(handle=frozenset({game.EXTRA_ROLL}), edge=_extra_row(options)["house_edge"],
                       source=f"exact, beside all seven circles, {source}")  # fmt: skip
     return (*edges, extra)
