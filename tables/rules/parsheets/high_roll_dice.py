@@ -5,6 +5,11 @@ throws giving it (10! / the product of each face's count!), out of 6^10. The
 extra roll of the 10 - N unmatched dice adds k more of the kept face with the
 binomial weight C(10 - N, k) 5^(10-N-k) / 6^(10-N) (§ 593.4(g)-(h)).
 
+The dealer's misreadings the simulator stages (``MISREADINGS``) are here too,
+keeping the declaration short: a Pip Street tie broken by counting order (the
+face counted first from the ace up) instead of rank (§ 593.2(e)(1)), and
+Millionaire Row's nine circle paid on ten where it does not win (§ 593.2(e)(4)).
+
 >>> sum(first_roll().values())
 Fraction(1, 1)
 >>> round(float(count_probabilities()[3]), 4)
@@ -16,17 +21,21 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import random
 from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from tables.rules.declaration import Misreading
+from tables.rules.engine import SettlementLine
 from tables.rules.games import high_roll_dice_593 as game
 from tables.rules.house_edge import HouseEdge
+from tables.rules.machine import RoundState
 from tables.rules.money import Fixed
 
 __all__ = ["first_roll", "count_probabilities", "extra_roll", "wager_rows", "wager_edges",
-           "combination", "parsheet", "house_edges"]  # fmt: skip
+           "combination", "parsheet", "house_edges", "counted_first", "MISREADINGS"]  # fmt: skip
 
 DICE = 10
 
@@ -170,3 +179,52 @@ def house_edges(ruleset: Any, options: Mapping[str, Any]) -> tuple[HouseEdge, ..
     extra = HouseEdge(handle=frozenset({game.EXTRA_ROLL}), edge=_extra_row(options)["house_edge"],
                       source=f"exact, beside all seven circles, {source}")  # fmt: skip
     return (*edges, extra)
+
+
+def counted_first(faces: tuple[int, ...]) -> int:
+    """The face a dealer counting from the ace up finds first with the top count: the
+    ace wins a tie either way, but 2 beats 6 where rank says 6 (§ 593.2(e)(1))."""
+    count = game.first_count(faces)[1]
+    return min(face for face in faces if faces.count(face) == count)
+
+
+def _tied(state: RoundState, rng: random.Random) -> tuple[int, ...] | None:
+    """Ten dice whose top count is tied so that counting order and rank differ, on a face
+    some seat's Pip Street Wager names; ``None`` if none turns up."""
+    wagered = {name for seat in state.seats.values() for name in seat.wagers}
+    for _ in range(1000):
+        faces = tuple(rng.randint(1, 6) for _ in range(DICE))
+        right, wrong = game.first_count(faces)[0], counted_first(faces)
+        if right != wrong and {game.PIPS[right], game.PIPS[wrong]} & wagered:
+            return faces
+    return None
+
+
+def _misread(state: RoundState, wagers: tuple[str, ...], face: int) -> list[SettlementLine]:
+    """The first-roll lines of ``wagers`` as a dealer settles them who reads ``face``."""
+    count = game.first_count(state.rolls["first_roll"])[1]
+    lines = (game._first(state, seat, wager, face, count, f"{count}x{face}")
+             for seat in state.seats.values() for wager in seat.wagers if wager in wagers)
+    return [line for line in lines if line is not None]  # fmt: skip
+
+
+def _pips_by_count(state: RoundState) -> list[SettlementLine]:
+    return _misread(state, tuple(game.PIPS.values()), counted_first(state.rolls["first_roll"]))
+
+
+def _ten(state: RoundState, rng: random.Random) -> tuple[int, ...] | None:
+    """Ten of a kind, where the nine circle does not win on it."""
+    return None if state.options["nine_wins_on_ten"] else (rng.randint(1, 6),) * DICE
+
+
+def _nine_on_ten(state: RoundState) -> list[SettlementLine]:
+    misread = state._replace(options={**state.options, "nine_wins_on_ten": True})
+    face = game.first_count(state.rolls["first_roll"])[0]
+    return _misread(misread, (game.MILLIONAIRE[9],), face)
+
+
+#: The simulator's staged dealer errors (:class:`tables.rules.simulate.DiceError`).
+MISREADINGS = {
+    "pip_tie_by_count_order": Misreading("first_roll", _tied, _pips_by_count),
+    "nine_paid_on_ten": Misreading("first_roll", _ten, _nine_on_ten, wager=game.MILLIONAIRE[9]),
+}
