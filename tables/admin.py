@@ -159,7 +159,7 @@ class RoundAdmin(ReadOnlyAdmin):
         entry = self._round(obj)
         if entry.state is None:
             return "not replayable"
-        return layout_html(obj.game, entry.events)
+        return layout_html(obj.game, entry.events, entry.state)
 
     @admin.display(description="required settlement vs recorded")
     def settlement_view(self, obj: Round) -> str:

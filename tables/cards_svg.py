@@ -85,9 +85,11 @@ def die_svg(face: int | None, *, width: int = 30, void: bool = False) -> str:
     )
 
 
-def dice_html(events: Sequence[Any]) -> str:
+def dice_html(events: Sequence[Any], state: Any = None) -> str:
     """Every throw of the round in order, each die as it came to rest; a throw that
-    did not count struck through and named; the dealer's call beside each."""
+    did not count struck through and named; the dealer's call beside each; then, given
+    the round's replayed ``state``, the areas of the layout the throws won
+    (:func:`won_html`)."""
     from tables.rules.events import DiceThrown
 
     throws = [event for event in events if isinstance(event, DiceThrown)]
@@ -103,7 +105,36 @@ def dice_html(events: Sequence[Any]) -> str:
             '<div class="{}" style="margin:4px 0">{} <span>{}</span></div>',
             "dice-throw no-roll" if void else "dice-throw", drawn, what,
         ))  # fmt: skip
+    if throws and state is not None:
+        rows.append(won_html(state))
     return format_html_join("", "{}", ((row,) for row in rows))
+
+
+def won_html(state: Any) -> str:
+    """The areas of a dice layout the throws so far won (High Roll Dice's Pip Street face,
+    its Like Kind Boulevard and Millionaire Row circles, a Props & Hops wager): what the
+    game's own settlement pays a seat holding every wager, each marked with its label
+    and, on hover, its section. Nothing for a void round or before a throw counts."""
+    from tables.rules.engine import Outcome
+    from tables.rules.machine import Seat
+
+    game = getattr(state, "game", None)
+    settle = getattr(game, "settle", None)
+    if settle is None or not game.layout.dice or not state.rolls or state.void_section:
+        return ""
+    everything = Seat(seat=0, player="", wagers={spec.name: 100 for spec in game.wagers})
+    won = [(game.wager(line.wager).label, line.section)
+           for line in settle(state, everything) if line.outcome is Outcome.WIN]  # fmt: skip
+    if not won:
+        return ""
+    marks = format_html_join(
+        "",
+        '<span class="won-area" title="{}" style="display:inline-block;margin:0 4px 2px 0;'
+        'padding:1px 8px;border:2px solid #2e7d32;border-radius:12px;color:#1b5e20">'
+        "&#10003; {}</span>",
+        ((section, label) for label, section in won),
+    )
+    return format_html('<div class="dice-won" style="margin:4px 0">won: {}</div>', marks)
 
 
 #: The boxes of the cross (community spots named by ``Position``) on a 3×3 grid,
@@ -141,11 +172,11 @@ def _hand(css: str, label: str, spots: Sequence[str], cards: Mapping[str, str]) 
     )
 
 
-def layout_html(game_id: str, events: Sequence[Any]) -> str:
+def layout_html(game_id: str, events: Sequence[Any], state: Any = None) -> str:
     """A round's cards on the game's own layout: the community spots (the cross
     for the games of the cross, else a row), the dealer's, then each seat dealt
     in. A spot not dealt (yet) is drawn face down. Then the dice, each throw as
-    thrown (:func:`dice_html`)."""
+    thrown, and what they won given the replayed ``state`` (:func:`dice_html`)."""
     from tables.rules.events import CardDealt, Recipient
 
     dealt: dict[tuple[Recipient, int | None], dict[str, str]] = {}
@@ -182,5 +213,5 @@ def layout_html(game_id: str, events: Sequence[Any]) -> str:
         hands.append(_hand("layout-seat", f"seat {seat}", seat_spots,
                            dealt[(Recipient.PLAYER, seat)]))  # fmt: skip
     parts.append(format_html("<div>{}</div>", format_html_join("", "{}", ((h,) for h in hands))))
-    parts.append(dice_html(events))
+    parts.append(dice_html(events, state))
     return format_html_join("", "{}", ((part,) for part in parts))

@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import datetime
+import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -54,6 +55,7 @@ __all__ = [
     "NoRoll",
     "Throw",
     "Step",
+    "Misreading",
     "OptionSpec",
     "DealingSections",
     "GameRuleSet",
@@ -347,6 +349,23 @@ class Throw:
 
 
 Step = Wagering | Deal | Decide | Reveal | Draw | Throw | Showdown
+
+
+@dataclass(frozen=True, slots=True)
+class Misreading:
+    """A dealer's misreading of a throw, for the simulator to stage and replay to find.
+
+    A game offers its own as ``MISREADINGS`` (by the simulator's error name) in its module
+    or its par-sheet module. ``faces`` gives faces for the throw ``throw`` that show the
+    mistake given the round's wagers and options, or ``None`` when none can; ``wager``, if
+    given, is one a seat must hold for it to show (placed if no seat does). ``lines``
+    gives the settlement lines the mistaken dealer acts on, for the wagers it touches.
+    """
+
+    throw: str
+    faces: Callable[[RoundState, random.Random], tuple[int, ...] | None]
+    lines: Callable[[RoundState], Iterable[SettlementLine]]
+    wager: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

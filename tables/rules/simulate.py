@@ -127,6 +127,14 @@ class DiceError(enum.StrEnum):
     #: A wager the electronic system refused after its lock-out (§ 593.1(c)(2)) taken
     #: by the dealer anyway: collected from a seat that never placed it.
     LATE_WAGER_TAKEN = "late_wager_taken"
+    #: A High Roll Dice first roll whose top count is tied settled on the face counted
+    #: first from the ace up instead of the higher rank (§ 593.2(e)(1)): the Pip Street
+    #: Wager on the right face collected, the one on the other face paid (the call and
+    #: the face kept for the extra roll stay right).
+    PIP_TIE_BY_COUNT_ORDER = "pip_tie_by_count_order"
+    #: Ten of a kind paid on Millionaire Row's nine circle where it does not win on ten
+    #: (§ 593.2(e)(4), the ``nine_wins_on_ten`` reading).
+    NINE_PAID_ON_TEN = "nine_paid_on_ten"
 
 
 class Irregularity(enum.StrEnum):

@@ -31,7 +31,10 @@ errors (:class:`DealerError` kinds that read any settlement, and every
 :class:`SettlementError`) and irregularities (those the game's remedies void
 or take a card out for) are injected as in
 :mod:`tables.rules.simulate`, and :class:`CallError` (a throw announced as other
-faces than it shows); each injected error names the one finding replay must make.
+faces than it shows) and :class:`DiceError` (a no-roll settled, a wager taken after
+its lock-out, and a game's own misreadings of a throw, :func:`misreadings_for`: the
+throw that shows the mistake is made, and the lines it touches settled the wrong
+way); each injected error names the one finding replay must make.
 
 >>> import random
 >>> from tables.rules.registry import ruleset
@@ -58,17 +61,19 @@ from tables.rules.declaration import (
     EqualTo,
     Exactly,
     Game,
+    Misreading,
     MultipleOf,
     Reveal,
     Showdown,
     Throw,
     WagerSpec,
 )
-from tables.rules.engine import Outcome
+from tables.rules.engine import Outcome, SettlementLine
 from tables.rules.events import (
     CardDealt,
     CardExposed,
     DealerCollected,
+    DealerPaid,
     DealingMethod,
     Decision,
     DiceThrown,
@@ -120,6 +125,7 @@ __all__ = [
     "simulate_declared",
     "simulator_for",
     "errors_for",
+    "misreadings_for",
     "irregularities_of",
 ]
 
@@ -204,6 +210,9 @@ class _Table:
         #: then whether it was.
         self.stage_no_roll = False
         self.no_roll_staged = False
+        #: Misreadings to stage at their throw (a game's ``MISREADINGS``); then those staged.
+        self.misreadings: dict[DiceError, Misreading] = {}
+        self.misread: dict[DiceError, Misreading] = {}
         self.settled: dict[tuple[int, str], Outcome] = {}
         #: The cards not yet dealt, the next one last.
         self.deck: list[Card] = []
@@ -388,6 +397,12 @@ def _throw(table: _Table, step: Throw, play: Play, rng: random.Random,
     state = table.state
     due = state.game.layout.dice if step.dice is None else step.dice(state)
     faces = tuple(rng.randint(1, 6) for _ in range(due))
+    for error, misreading in table.misreadings.items():
+        shown = misreading.faces(state, rng) if misreading.throw == step.name else None
+        if shown is not None:  # one misreading per throw
+            faces, table.misread[error] = shown, misreading
+            del table.misreadings[error]
+            break
     called = None
     if step.call is not None:
         thrown = state._replace(rolls={**state.rolls, step.name: faces})
@@ -482,7 +497,11 @@ def simulate_declared(
     table = _Table(game, opened)
     dice_errors = [error for error in dealer_errors if isinstance(error, DiceError)]
     table.stage_no_roll = DiceError.NO_ROLL_SETTLED in dice_errors
+    own = misreadings_for(game)
+    table.misreadings = {error: own[error.value] for error in dice_errors if error.value in own}
     _wagers(table, play, rng)
+    for misreading in table.misreadings.values():
+        _hold(table, misreading.wager, rng)
     table.record(NoMoreBets())
     taken = [spec.name for spec in game.wagers if spec.taken is not None]
     if taken:  # into the table inventory container at once
@@ -528,10 +547,67 @@ def simulate_declared(
     return SimulatedRound(events=tuple(events), injected=(*injected, *staged, *called))
 
 
+def misreadings_for(game: Game) -> Mapping[str, Misreading]:
+    """The dealer's misreadings ``game`` offers: its module's ``MISREADINGS``, else its
+    par sheet's (:class:`~tables.rules.declaration.Misreading`)."""
+    from tables.rules import parsheets
+
+    for module in (game_modules().get(game.id), parsheets.module(game.id)):
+        own: Mapping[str, Misreading] | None = getattr(module, "MISREADINGS", None)
+        if own is not None:
+            return own
+    return {}
+
+
+def _hold(table: _Table, wager: str | None, rng: random.Random) -> None:
+    """``wager`` placed at the first seat that takes it, unless a seat holds it already."""
+    spec = table.state.game.wager(wager) if wager is not None else None
+    if spec is None or any(wager in seat.wagers for seat in table.state.seats.values()):
+        return
+    for number, seat in sorted(table.state.seats.items()):
+        for amount in _amounts(spec, seat, table.state.ruleset, Play().side_wagers_cents, rng):
+            event = WagerPlaced(seat=number, wager=spec.name, amount_cents=amount)
+            if can_apply(table.state, event):
+                table.record(event)
+                return
+
+
+#: The finding a line settled the other way makes: a winner collected, a loser paid.
+_MISREAD_FINDINGS = {
+    (Outcome.WIN, Outcome.LOSE): FindingKind.WRONGFUL_COLLECTION,
+    (Outcome.LOSE, Outcome.WIN): FindingKind.UNEXPECTED_PAYMENT,
+}
+
+
+def _misread(table: _Table, events: list[Event], error: DiceError,
+             misreading: Misreading) -> list[InjectedError]:  # fmt: skip
+    """Each line the misreading settles the other way, its dealer actions replaced in place
+    (where the right ones were), in the order of the required settlement."""
+    required = {(line.seat, line.wager): line for line in required_settlement(table.state).lines}
+    wrong: dict[tuple[int, str], SettlementLine] = {}
+    for line in misreading.lines(table.state):
+        key = (line.seat, line.wager)
+        if (required[key].outcome, line.outcome) in _MISREAD_FINDINGS:
+            wrong[key] = line
+    acted = (DealerPaid, DealerCollected, WagerReturned)
+    for key, line in wrong.items():
+        at = [i for i, event in enumerate(events)
+              if isinstance(event, acted) and (event.seat, event.wager) == key]  # fmt: skip
+        for index in reversed(at):
+            del events[index]
+        events[at[0]:at[0]] = _settle_actions([line], set())
+    return [InjectedError(error=error, seat=key[0], wager=key[1],
+                          expected_finding=_MISREAD_FINDINGS[line.outcome, wrong[key].outcome])
+            for key, line in required.items() if key in wrong]  # fmt: skip
+
+
 def _dice_errors(table: _Table, events: list[Event],
                  errors: Sequence[DiceError]) -> tuple[InjectedError, ...]:  # fmt: skip
     """Alter ``events`` in place for each of ``errors`` the round allows; what was staged."""
     staged: list[InjectedError] = []
+    for error, misreading in table.misread.items():
+        if table.state.void_section is None:
+            staged.extend(_misread(table, events, error, misreading))
     if DiceError.NO_ROLL_SETTLED in errors and table.no_roll_staged:
         for index, event in enumerate(events):
             if isinstance(event, WagerReturned):
@@ -583,12 +659,12 @@ def simulator_for(game_id: str) -> Callable[..., SimulatedRound]:
 def errors_for(game_id: str) -> Sequence[DealerError | SettlementError | CallError | DiceError]:
     """The dealer errors worth drawing for ``game_id``'s simulator: at a dice table a wrong
     call where the dice are called, a no-roll settled where a throw can void the round, a
-    wager taken after its lock-out where one closes early.
+    wager taken after its lock-out where one closes early, and the game's own misreadings.
 
     >>> errors_for("criss_cross_poker") == list(DealerError)
     True
-    >>> errors_for("high_roll_dice")[-2:]
-    (<CallError.WRONG_CALL: 'wrong_call'>, <DiceError.LATE_WAGER_TAKEN: 'late_wager_taken'>)
+    >>> [str(error) for error in errors_for("high_roll_dice")[-4:]]
+    ['wrong_call', 'late_wager_taken', 'pip_tie_by_count_order', 'nine_paid_on_ten']
     """
     if game_id in _HAND_WRITTEN:
         return list(DealerError)
@@ -603,6 +679,8 @@ def errors_for(game_id: str) -> Sequence[DealerError | SettlementError | CallErr
         dice.append(DiceError.NO_ROLL_SETTLED)
     if throws and any(spec.closes is not None for spec in game.wagers):
         dice.append(DiceError.LATE_WAGER_TAKEN)
+    own = misreadings_for(game)
+    dice.extend(error for error in DiceError if error.value in own)
     return (*ANY_GAME_ERRORS, *dice)
 
 

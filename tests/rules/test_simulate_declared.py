@@ -242,6 +242,75 @@ def test_staged_dice_errors_are_found_exactly_citing_their_section(
     assert staged >= 10
 
 
+def test_593_2_e_1_pip_street_tie_broken_by_count_order_is_found_exactly():
+    """§ 593.2(e)(1): a tie goes to the higher rank (ace > 6 > ... > 2). The dealer who takes
+    the face counted first from the ace up pays the Pip Street Wager on it and collects
+    the one on the face rank picks; replay finds exactly those lines."""
+    from tables.rules.events import DealerPaid, DiceThrown
+    from tables.rules.games.high_roll_dice_593 import first_count
+    from tables.rules.parsheets.high_roll_dice import counted_first
+    from tables.rules.replay import FindingKind
+    from tables.rules.simulate import DiceError
+
+    assert first_count((2, 2, 2, 6, 6, 6, 1, 3, 4, 5)) == (6, 3)
+    assert counted_first((2, 2, 2, 6, 6, 6, 1, 3, 4, 5)) == 2
+    assert counted_first((1, 1, 6, 6, 2, 3, 4, 5, 2, 3)) == 1  # the ace wins a tie either way
+    staged = 0
+    for seed in range(20):
+        sim = simulate_declared(random.Random(seed), DICE[1], seats=(1, 2, 3),
+                                dealer_errors=[DiceError.PIP_TIE_BY_COUNT_ORDER])  # fmt: skip
+        result = replay(sim.events)
+        expected = [(i.expected_finding, i.seat, i.wager) for i in sim.injected]
+        assert [(f.kind, f.seat, f.wager) for f in result.findings] == expected, seed
+        if not sim.injected:
+            continue
+        staged += 1
+        faces = next(e.faces for e in sim.events if isinstance(e, DiceThrown) and e.faces)
+        right, wrong = first_count(faces)[0], counted_first(faces)
+        assert right != wrong
+        for finding in result.findings:
+            if finding.kind is FindingKind.UNEXPECTED_PAYMENT:  # a loser paid: the counted face
+                assert finding.wager == f"PIP_{wrong}"
+                assert any(isinstance(e, DealerPaid) and (e.seat, e.wager) == (
+                    finding.seat, finding.wager) for e in sim.events)  # fmt: skip
+            else:  # the winner by rank collected
+                assert (finding.kind, finding.wager) == (FindingKind.WRONGFUL_COLLECTION,
+                                                         f"PIP_{right}")  # fmt: skip
+                assert finding.section == "593.5(a)"
+    assert staged >= 15
+
+
+@pytest.mark.parametrize("nine_wins_on_ten", [False, True])
+def test_593_2_e_4_nine_circle_paid_on_ten_is_found_exactly_under_the_default_reading(
+    nine_wins_on_ten,
+):
+    """§ 593.2(e)(4): Millionaire Row's nine circle read as not winning on ten (the default);
+    a dealer paying it on ten of a kind is found on every nine circle at the table. Where
+    the rule set reads it as winning on ten, there is no mistake to stage."""
+    from tables.rules.events import DiceThrown
+    from tables.rules.replay import FindingKind
+    from tables.rules.simulate import DiceError
+
+    staged = 0
+    for seed in range(10):
+        sim = simulate_declared(random.Random(seed), DICE[1], seats=(1, 2, 3),
+                                options={"nine_wins_on_ten": nine_wins_on_ten},
+                                dealer_errors=[DiceError.NINE_PAID_ON_TEN])  # fmt: skip
+        result = replay(sim.events)
+        expected = [(i.expected_finding, i.seat, i.wager) for i in sim.injected]
+        assert [(f.kind, f.seat, f.wager) for f in result.findings] == expected, seed
+        faces = next(e.faces for e in sim.events if isinstance(e, DiceThrown) and e.faces)
+        if sim.injected:
+            staged += 1
+            assert len(set(faces)) == 1 and len(faces) == 10
+            assert {(f.kind, f.wager) for f in result.findings} == {
+                (FindingKind.UNEXPECTED_PAYMENT, "MILLION_9")}  # fmt: skip
+            nines = {e.seat for e in sim.events if isinstance(e, WagerPlaced)
+                     and e.wager == "MILLION_9"}  # fmt: skip
+            assert {f.seat for f in result.findings} == nines
+    assert staged == (0 if nine_wins_on_ten else 10)
+
+
 def test_585_3_f_g_h_a_no_roll_returns_every_wager_and_losers_are_collected_before_winners():
     from tables.rules.events import DealerPaid, DiceThrown, WagerReturned
     from tables.rules.simulate_declared import Play

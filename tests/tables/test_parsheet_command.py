@@ -246,3 +246,39 @@ def test_563_hold_em_bonus_par_sheet_bonus_exact_whole_game_simulated():
     assert game["house_edge"]["fraction"] == "4101/40000"  # flush qualifier, Ante pushed
     assert len(game["by_reading"]) == 4
     assert "SIMULATED" in run("texas_hold_em_bonus_poker", "--ruleset", "PA-563-2010")[:200]
+
+
+def _row(text, name):
+    return next(line.split() for line in text.splitlines() if line.split()[:1] == [name])
+
+
+def test_585_props_and_hops_text_lists_every_wager_with_its_probability_and_edge():
+    text = run("props_and_hops", "--ruleset", "PA-585-2014")
+    assert "Props & Hops - EXACT over the 36 throws" in text
+    # § 585.4: 30 to 1 on 1/36; the Field pays 2 to 1 on 2 and 12, 1 to 1 otherwise.
+    assert _row(text, "HARD_2") == ["HARD_2", "585.2(d)(1)", "30", "to", "1", "0.0277777778",
+                                    "0.9722222222", "13.8889%", "5/36"]  # fmt: skip
+    assert _row(text, "FIELD")[2:9] == ["2", "to", "1,", "1", "to", "1", "0.4444444444"]
+    assert _row(text, "FIELD")[-2:] == ["5.5556%", "1/18"]
+    wagers = [line.split()[0] for line in text.split("Every wager")[1].split("Under")[0]
+              .splitlines()[2:] if line.strip()]  # fmt: skip
+    assert len(wagers) == 25
+    # § 585.2(f)(4) says nothing of how Any Doubles loses: both readings printed.
+    readings = text.split("Under each reading")[1]
+    assert _row(readings, "returned")[-2:] == ["-66.6667%", "-2/3"]
+
+
+def test_593_high_roll_dice_text_lists_counts_every_wager_and_every_reading():
+    text = run("high_roll_dice", "--ruleset", "PA-593-2014")
+    counts = text.split("first-roll count")[1].split("Every wager")[0]
+    assert "10  0.0000000992" in counts  # six throws of 6^10 (§ 593.2(e)(4))
+    # § 593.5(a): the ace pays 3 to 1 and wins ties; § 593.5(b) as read by default.
+    assert _row(text, "PIP_1")[-4:] == ["1", "0.2453756295", "1.8497%", "46603/2519424"]
+    assert _row(text, "LIKE_7")[2:5] == ["400", "to", "1"]
+    assert _row(text, "LIKE_3")[2:5] == ["3", "to", "5"]
+    assert _row(text, "MILLION_10")[2:4] == ["$1,000,000.00", "per"]  # § 593.5(c)
+    assert _row(text, "EXTRA_ROLL")[-3] == "-"
+    readings = text.split("Under each reading")[1]
+    assert len([line for line in readings.splitlines() if line.startswith("  4000 ")]) == 6
+    seven = run("high_roll_dice", "--ruleset", "PA-593-2014", "--option", "seven_of_a_kind=4000")
+    assert _row(seven, "LIKE_7")[2] == "4000" and _row(seven, "LIKE_7")[-2].startswith("-")

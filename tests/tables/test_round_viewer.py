@@ -150,3 +150,25 @@ def test_a_massachusetts_round_cites_its_sections_as_section_not_with_a_section_
     assert "<td>Section 10(" in page or "<td>Section 11(" in page
     assert "§ Section" not in page
     assert "Double Cross Poker" in page
+
+
+def test_593_the_viewer_draws_a_high_roll_dice_round_with_the_circles_it_won(admin_client):
+    import random
+
+    from tables.rules.events import DiceThrown
+    from tables.rules.registry import ruleset
+    from tables.rules.simulate_declared import Play, simulate_declared
+
+    sim = simulate_declared(random.Random(5), ruleset("PA-593-2014"), seats=(1, 2),
+                            play=Play(no_roll_percent=0))  # fmt: skip
+    stream = "round:HRD-1"
+    events = [dataclasses.replace(sim.events[0], round_id="HRD-1"), *sim.events[1:]]
+    append(stream, [NewEvent(e.TYPE, e.to_payload()) for e in events], expected_version=0,
+           actor=Actor.system("tests"))  # fmt: skip
+    projections.run(projections.PROJECTIONS["tables.rounds"])
+    page = admin_client.get(f"/admin/tables/round/{quote(stream)}/change/").content.decode()
+    first = next(e.faces for e in sim.events if isinstance(e, DiceThrown))
+    assert page.count('class="die"') >= len(first) == 10
+    # § 593.2(e)(2): the Like Kind Boulevard circle of the first roll's count is marked won.
+    count = max(first.count(face) for face in first)
+    assert f"&#10003; Like Kind Boulevard {count} of a kind" in page

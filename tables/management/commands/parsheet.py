@@ -45,6 +45,12 @@ SIMULATED_GAMES = ("criss_cross_poker", "double_cross_poker")
 STRATEGIES = ("optimal", "basic")
 DEFAULT_ROUNDS = {"criss_cross_poker": 100_000, "double_cross_poker": 40_000}
 CALIBRATION_SAMPLES = 100
+#: The tables of a sheet that lists every wager as rows (the dice games), with headings.
+TABLES = {
+    "count_probabilities": "Probability of each first-roll count",
+    "wagers": "Every wager, per unit wagered",
+    "readings": "Under each reading",
+}
 ROLLOUT_SAMPLES = 64
 
 
@@ -292,6 +298,17 @@ class Command(BaseCommand):
         write(f"PAR SHEET  {report['game']}  rule set {report['ruleset']}  {kind}")
         for name, value in report["options"].items():
             write(f"  option {name} = {'none' if value is None else value}")
+        if "wagers" in report:
+            write("")
+            write(report["title"])
+            for key, heading in TABLES.items():
+                if report.get(key):
+                    write("")
+                    write(heading)
+                    for line in _table(report[key]):
+                        write(f"  {line}")
+            for note in report.get("notes", ()):
+                write(f"  Note: {note}")
         for sheet in report.get("side_wagers", ()):
             chosen = " (this rule set's)" if sheet["wager"] == report.get("selected") else ""
             self._print_sheet(sheet, chosen)
@@ -584,6 +601,42 @@ def _plain(value):
     if isinstance(value, list | tuple):
         return [_plain(item) for item in value]
     return value
+
+
+def _table(rows: list[dict[str, object]]) -> list[str]:
+    """Rows of plain values as aligned text: probabilities as decimals, other fractions as
+    percentages, a house edge also as its exact fraction; ``expected`` is left to the edge.
+    Names align left, figures right."""
+    columns: list[tuple[str, list[str], bool]] = []
+    for key, value in rows[0].items():
+        if key.endswith("_percent") or (key == "expected" and "house_edge" in rows[0]):
+            continue
+        cells = [_cell(row, key) for row in rows]
+        figure = isinstance(value, dict | int | bool) or value is None
+        columns.append((key.replace("_", " ").capitalize(), cells, figure))
+        if key == "house_edge":
+            columns.append(("(exact)", [_cell(row, key, exact=True) for row in rows], True))
+    widths = [max(len(title), *map(len, cells)) for title, cells, _ in columns]
+
+    def line(texts: list[str]) -> str:
+        return "  ".join(
+            text.rjust(width) if figure else text.ljust(width)
+            for text, width, (_, _, figure) in zip(texts, widths, columns, strict=True)
+        ).rstrip()
+
+    header = line([title for title, _, _ in columns])
+    return [header, *(line([cells[i] for _, cells, _ in columns]) for i in range(len(rows)))]
+
+
+def _cell(row: dict[str, object], key: str, exact: bool = False) -> str:
+    value = row[key]
+    if value is None:
+        return "-"
+    if isinstance(value, dict) and "fraction" in value:
+        if exact:
+            return str(value["fraction"])
+        return str(value["decimal"] if "probability" in key else row[f"{key}_percent"])
+    return str(value)
 
 
 def _given_class(counts: tuple[int, int, int]) -> dict[str, dict[str, str]]:

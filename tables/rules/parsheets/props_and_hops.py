@@ -26,15 +26,20 @@ def wager_sheet(wager: str, any_doubles_otherwise: str) -> dict[str, Any]:
     """Probability of a win, expected result and house edge per unit of ``wager``."""
     won = lost = Fraction(0)
     expected = Fraction(0)
+    paid = set()
     for faces in THROWS:
         odds = game.pays(faces, wager)
         if odds is not None:
+            paid.add(odds)
             won += Fraction(1, 36)
             expected += Fraction(1, 36) * odds.ratio
         elif not (wager == game.ANY_DOUBLES and any_doubles_otherwise == "returned"):
             lost += Fraction(1, 36)
             expected -= Fraction(1, 36)
-    return {"wager": wager, "section": f"585.{game._SECTIONS[wager]}", "win_probability": won,
+    # The Field pays two odds (585.4): both shown, the higher first.
+    pays = ", ".join(str(odds) for odds in sorted(paid, key=lambda odds: -odds.ratio))
+    return {"wager": wager, "section": f"585.{game._SECTIONS[wager]}", "pays": pays,
+            "win_probability": won,
             "lose_probability": lost, "expected": expected, "house_edge": -expected}  # fmt: skip
 
 
@@ -44,9 +49,8 @@ def parsheet(ruleset: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "title": "Props & Hops - EXACT over the 36 throws of two dice (585.2, 585.4)",
         "wagers": [wager_sheet(spec.name, reading) for spec in game.WAGERS],
-        "readings": {
-            other: wager_sheet(game.ANY_DOUBLES, other) for other in ("lose", "returned")
-        },  # fmt: skip
+        "readings": [{"any_doubles_otherwise": other, **wager_sheet(game.ANY_DOUBLES, other)}
+                     for other in ("lose", "returned")],  # fmt: skip
         "notes": [
             "A no roll (585.3(f)-(g)) returns every wager and is left out: it changes "
             "no wager's edge per decision."
