@@ -11,7 +11,9 @@ viewer all ask this one service for a round's state at a ledger version:
   at ``version``. The hash chain makes that one hash name every event up to
   there, so an entry is used only for the exact (version, hash) it was built
   at: an append by another process, a rolled-back transaction or a database
-  rebuilt under the same stream ids is never mistaken for it;
+  rebuilt with other content under the same stream ids is never mistaken for
+  it (the hash does not cover positions: the same events restored at other
+  positions would keep the cached ``last_position`` until the round moves);
 * the service keeps the newest state of each round in a bounded LRU in this
   process; a lookup for the head it holds costs nothing, a head a few events
   ahead (another process appended) reads and applies only those events, and
