@@ -86,7 +86,7 @@ def test_every_attack_at_once_is_named_the_same_by_the_command(closed):  # noqa:
     assert named(two) == named(one) and len(named(one)) >= 10
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_the_parts_run_in_processes_of_their_own_in_one_snapshot(closed):  # noqa: F811
     from django.db import connection
 
