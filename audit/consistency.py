@@ -15,7 +15,10 @@ live rows reflect), so a projection that lags behind the ledger is not a
 difference. With a gaming day only the streams whose events make that day's
 rows are replayed (``Projection.day_streams``) and only that day's rows are
 compared; projections whose rows have no day (decks, dice) are then left to
-the whole-ledger check, and said so.
+the whole-ledger check, and said so. A day can be checked in parts by table,
+each in a process of its own, all in one snapshot (``verify(workers=N)``,
+"a day in parts" below); the nightly job checks each day since its last
+check so.
 
 Checks of what the apps keep beside the ledger that is not a projection
 (the admin's configuration history, ``register_check``) run with them. The
@@ -175,14 +178,17 @@ def _shadow(table: str, live: str) -> None:
 
 
 @contextlib.contextmanager
-def _sandbox() -> Iterator[None]:
+def _sandbox(snapshot: str | None = None) -> Iterator[None]:
     """One transaction, rolled back whatever happens: nothing written inside
-    it (the shadows included) outlives the check."""
+    it (the shadows included) outlives the check. With ``snapshot`` (another
+    session's ``pg_export_snapshot``), it sees the database as that one does."""
     outermost = not connection.in_atomic_block
     with transaction.atomic():
         if outermost and connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                if snapshot is not None:
+                    cursor.execute("SET TRANSACTION SNAPSHOT %s", [snapshot])
         try:
             yield
         finally:
@@ -297,6 +303,7 @@ def _compare(
     live: str,
     day: datetime.date | None,
     streams: frozenset[str] | None,
+    part: _Part | None = None,
 ) -> list[Difference]:
     table = read_model.model._meta.db_table
     key, columns = _columns(read_model)
@@ -304,6 +311,8 @@ def _compare(
     restrict, params = "", []
     if day is not None and read_model.day_field:
         restrict, params = f" WHERE {_quote(read_model.day_field)} = %s", [day]
+        if part is not None and projection.name not in part.whole:
+            restrict, params = part.rows(restrict, params)
     elif day is not None:
         # Rows of no day: those of the projection's streams of the day.
         restrict = f" WHERE {_quote(key[0])} IN ({_own_streams(streams or frozenset())})"
@@ -422,9 +431,12 @@ def _source(where: dict[int, tuple[str, int]], position: Any, given: bool) -> st
 
 
 def verify(names: Sequence[str] | None = None, *, gaming_day: datetime.date | None = None,
-           progress: Callable[[int, int], None] | None = None) -> Result:  # fmt: skip
+           progress: Callable[[int, int], None] | None = None,
+           workers: int = 1) -> Result:  # fmt: skip
     """Recompute the named projections (default all) and run the registered
-    checks, into shadows; every difference from the live rows."""
+    checks, into shadows; every difference from the live rows. A gaming day
+    with ``workers`` above 1 is checked in parts by table (see below); the
+    differences are the same, in the same order."""
     names = list(names or known_names())
     unknown = sorted(set(names) - set(known_names()))
     if unknown:
@@ -434,37 +446,217 @@ def verify(names: Sequence[str] | None = None, *, gaming_day: datetime.date | No
     if gaming_day is not None:
         result.skipped = [p.name for p in chosen if p.day_streams is None]
         chosen = [p for p in chosen if p.day_streams is not None]
-    with _sandbox():
-        upto = dict(ProjectionCheckpoint.objects.filter(name__in=[p.name for p in chosen])
-                    .values_list("name", "position"))  # fmt: skip
-        upto = {p.name: upto.get(p.name, 0) for p in chosen}
-        streams: dict[str, frozenset[str] | None] = {
-            p.name: (frozenset(p.day_streams(gaming_day))
-                     if gaming_day is not None and p.day_streams else None)
-            for p in chosen}  # fmt: skip
-        tables = {m.model._meta.db_table for p in PROJECTIONS.values() for m in p.read_models}
-        live = {table: _live_schema(table) for table in sorted(tables)}
-        # Every projection's tables are shadowed, whichever are checked, so no
-        # apply can reach a live row.
-        for table in sorted(tables):
-            _shadow(table, live[table])
-        folded = [p for p in chosen if p.recompute is None]
-        with _young_gc_less_often():
-            result.events = _feed(folded, upto, streams, gaming_day, progress)
-        for projection in chosen:
-            if projection.recompute is not None:
-                own = streams[projection.name]
-                projection.recompute(None if own is None else _own_streams(own),
-                                     upto[projection.name])  # fmt: skip
-        for projection in chosen:
-            for read_model in projection.read_models:
-                result.differences += _compare(projection, read_model,
-                                               live[read_model.model._meta.db_table],
-                                               gaming_day, streams[projection.name])  # fmt: skip
+    fork = gaming_day is not None and _can_fork(workers)
+    with _exported_snapshot() if fork else contextlib.nullcontext() as snapshot:
+        parts: list[_Part] = []
+        with _sandbox(snapshot):
+            upto = dict(ProjectionCheckpoint.objects.filter(name__in=[p.name for p in chosen])
+                        .values_list("name", "position"))  # fmt: skip
+            upto = {p.name: upto.get(p.name, 0) for p in chosen}
+            streams: dict[str, frozenset[str] | None] = {
+                p.name: (frozenset(p.day_streams(gaming_day))
+                         if gaming_day is not None and p.day_streams else None)
+                for p in chosen}  # fmt: skip
+            if gaming_day is not None and workers > 1:
+                parts = _plan(chosen, streams, workers)
+            if len(parts) < 2:
+                outcomes = [_recompute(chosen, upto, streams, gaming_day, None, progress)]
+            elif not fork:
+                # One process (SQLite, a daemon, a caller's transaction): each
+                # part in a savepoint of its own, rolled back before the next.
+                outcomes = []
+                for part in parts:
+                    with _sandbox():
+                        outcomes.append(_recompute(chosen, upto, streams, gaming_day, part))
+                    if progress is not None:
+                        progress(1, len(parts))
+        if len(parts) >= 2 and fork:
+            jobs = [(snapshot, [p.name for p in chosen], upto, streams, gaming_day, part)
+                    for part in parts]  # fmt: skip
+            outcomes = _forked(workers, jobs, progress)
+    result.events = sum(events for events, _ in outcomes)
+    order = {p.name: i for i, p in enumerate(chosen)}
+    tables = {p.name: [m.model._meta.db_table for m in p.read_models] for p in chosen}
+    # Sorted by row (stable: a row's fields stay in column order), so the
+    # parts' differences come out as one process's do.
+    result.differences = sorted(
+        (d for _, found in outcomes for d in found),
+        key=lambda d: (order[d.projection], tables[d.projection].index(d.table), d.key))
     for name in names:
         if name in _CHECKS:
             result.differences += _CHECKS[name].differences(gaming_day)
     return result
+
+
+def _recompute(chosen: list[Projection], upto: dict[str, int],
+               streams: dict[str, frozenset[str] | None], day: datetime.date | None,
+               part: _Part | None, progress: Callable[[int, int], None] | None = None,
+               ) -> tuple[int, list[Difference]]:  # fmt: skip
+    """Inside a sandbox: the chosen projections recomputed into shadows (from
+    a part's streams only, with one) and compared; the events fed and the
+    differences."""
+    if part is not None:  # a projection checked whole is in one part only
+        chosen = [p for p in chosen if p.name in part.streams]
+        streams = {p.name: part.streams[p.name] for p in chosen}
+    tables = {m.model._meta.db_table for p in PROJECTIONS.values() for m in p.read_models}
+    live = {table: _live_schema(table) for table in sorted(tables)}
+    # Every projection's tables are shadowed, whichever are checked, so no
+    # apply can reach a live row.
+    for table in sorted(tables):
+        _shadow(table, live[table])
+    folded = [p for p in chosen if p.recompute is None]
+    with _young_gc_less_often():
+        events = _feed(folded, upto, streams, day, progress)
+    for projection in chosen:
+        if projection.recompute is not None:
+            own = streams[projection.name]
+            projection.recompute(None if own is None else _own_streams(own),
+                                 upto[projection.name])  # fmt: skip
+    found: list[Difference] = []
+    for projection in chosen:
+        for read_model in projection.read_models:
+            found += _compare(projection, read_model, live[read_model.model._meta.db_table],
+                              day, streams[projection.name], part)  # fmt: skip
+    return events, found
+
+
+# --- a day in parts, by table ----------------------------------------------------------------
+#
+# Like the close's read (operations.day_read): each projection's streams of
+# the day split by table, every stream of a table in the same part (a table
+# day's fills come from its slips), the streams of no table in the lightest
+# part. Each part is recomputed and compared on a connection of its own, in a
+# process of its own, all in one snapshot the parent exports; the rows each
+# part compares are those of its tables. A projection whose rows are not all
+# a table's or a stream's (casino.closes: the DayClose of the day) is checked
+# whole, in one part.
+
+_TABLE_COLUMN = "table_id"
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One part: each projection's streams in it, and the tables whose rows
+    it compares (``outside``: every table but those, and rows of none)."""
+
+    streams: dict[str, frozenset[str]]
+    tables: frozenset[str]
+    outside: bool = False
+    #: Projections checked whole here (every stream, every row of the day).
+    whole: frozenset[str] = frozenset()
+
+    def rows(self, restrict: str, params: list[Any]) -> tuple[str, list[Any]]:
+        """``restrict`` narrowed to this part's rows."""
+        if not self.tables:
+            return (restrict, params) if self.outside else (f"{restrict} AND 1 = 0", params)
+        listed = ", ".join(["%s"] * len(self.tables))
+        column = _quote(_TABLE_COLUMN)
+        if self.outside:
+            return (f"{restrict} AND ({column} IS NULL OR {column} NOT IN ({listed}))",
+                    [*params, *sorted(self.tables)])  # fmt: skip
+        return f"{restrict} AND {column} IN ({listed})", [*params, *sorted(self.tables)]
+
+
+def _by_table(projection: Projection) -> bool:
+    """Whether each of its rows is a table's (a dated row with a table) or a
+    stream's (the stream index, compared by stream)."""
+    return all(m.day_field is None or any(f.column == _TABLE_COLUMN
+                                          for f in m.model._meta.concrete_fields)
+               for m in projection.read_models)  # fmt: skip
+
+
+def _plan(chosen: list[Projection], streams: dict[str, frozenset[str] | None],
+          count: int) -> list[_Part]:  # fmt: skip
+    """At most ``count`` parts of about equal streams (heaviest table first
+    into the lightest part); none when the day cannot be split."""
+    from audit import providers
+
+    registered = providers.day_streams()
+    if registered is None or registered.tables_of is None:
+        return []
+    split = [p for p in chosen if _by_table(p)]
+    whole = [p for p in chosen if not _by_table(p)]
+    every = sorted(set().union(*(streams[p.name] or () for p in split)))
+    table_of = registered.tables_of(every)
+    weights: dict[str, int] = {}
+    for stream_id in every:
+        if stream_id in table_of:
+            weights[table_of[stream_id]] = weights.get(table_of[stream_id], 0) + 1
+    if len(weights) < 2:
+        return []
+    bins: list[tuple[int, list[str]]] = [(0, []) for _ in range(min(count, len(weights)))]
+    for table in sorted(weights, key=lambda t: (-weights[t], t)):
+        bins.sort(key=lambda b: b[0])
+        bins[0] = (bins[0][0] + weights[table], [*bins[0][1], table])
+    bins.sort(key=lambda b: b[0])
+    owner = {table: i for i, (_, tables) in enumerate(bins) for table in tables}
+    parts = []
+    for index, (_, tables) in enumerate(bins):
+        rest = index == 0  # the lightest: streams and rows of no table, whole projections
+        own = {p.name: frozenset(s for s in streams[p.name] or ()
+                                 if owner.get(table_of.get(s, ""), 0 if rest else -1) == index)
+               for p in split}  # fmt: skip
+        if rest:
+            own.update({p.name: streams[p.name] or frozenset() for p in whole})
+            others = frozenset(t for t, i in owner.items() if i != 0)
+            parts.append(_Part(own, others, outside=True,
+                               whole=frozenset(p.name for p in whole)))  # fmt: skip
+        else:
+            parts.append(_Part(own, frozenset(tables)))
+    return parts
+
+
+def _can_fork(workers: int) -> bool:
+    # As the close's read: a Celery prefork worker's processes are daemons and
+    # may not fork; a caller's own transaction (a test's) is not the children's.
+    import multiprocessing
+
+    return (workers > 1 and connection.vendor == "postgresql" and not connection.in_atomic_block
+            and not multiprocessing.current_process().daemon)  # fmt: skip
+
+
+@contextlib.contextmanager
+def _exported_snapshot() -> Iterator[str]:
+    """A REPEATABLE READ transaction held open on a connection of its own
+    while the parts run: its snapshot, which each part's transaction takes."""
+    from django.db import connections
+
+    holder = connections.create_connection("default")
+    try:
+        with holder.cursor() as cursor:
+            cursor.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            cursor.execute("SELECT pg_export_snapshot()")
+            yield cursor.fetchone()[0]
+    finally:
+        holder.close()
+
+
+_Job = tuple[str | None, list[str], dict[str, int], dict[str, frozenset[str] | None],
+             datetime.date | None, _Part]  # fmt: skip
+
+
+def _run_part(job: _Job) -> tuple[int, list[Difference]]:
+    """One part, in a child process on a connection of its own."""
+    snapshot, names, upto, streams, day, part = job
+    chosen = [PROJECTIONS[n] for n in names]
+    with _sandbox(snapshot):
+        return _recompute(chosen, upto, streams, day, part)
+
+
+def _forked(workers: int, jobs: list[_Job], progress: Callable[[int, int], None] | None,
+            ) -> list[tuple[int, list[Difference]]]:  # fmt: skip
+    import multiprocessing
+
+    from django.db import connections
+
+    connections.close_all()  # a child never shares its parent's connection
+    outcomes = []
+    with multiprocessing.get_context("fork").Pool(min(workers, len(jobs))) as pool:
+        for outcome in pool.imap_unordered(_run_part, jobs):
+            outcomes.append(outcome)
+            if progress is not None:
+                progress(1, len(jobs))
+    return outcomes
 
 
 # --- in the ledger -----------------------------------------------------------------------
@@ -629,16 +821,57 @@ def outcome_at(position: int) -> Outcome | None:
                    event.payload)  # fmt: skip
 
 
-def check_projections() -> dict[str, Any]:
-    """The nightly job: every projection and check over the whole ledger,
-    its outcome recorded in the ledger (differences or none)."""
+def default_workers() -> int:
+    """Processes a day's check is shared by: the close's (``CLOSE_WORKERS``) on
+    PostgreSQL; one on the embedded SQLite default."""
+    from django.conf import settings
+
+    if connection.vendor != "postgresql":
+        return 1
+    return max(1, int(getattr(settings, "CLOSE_WORKERS", 2)))
+
+
+def days_to_check() -> list[datetime.date]:
+    """The gaming days since the nightly job's last check: the last day it
+    checked again (its rows may have changed since) and every day with a
+    stream the ledger has added to since; every day on its first run."""
+    from audit import providers
+
+    registered = providers.day_streams()
+    if registered is None:
+        return []
+    last = next((o for o in recent_outcomes() if o.kind == VERIFIED
+                 and o.run_by == "nightly job" and o.payload.get("gaming_day")), None)  # fmt: skip
+    after = last.position if last is not None else 0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT DISTINCT stream_id FROM ledger_event WHERE position > %s", [after])
+        touched = [row[0] for row in cursor.fetchall()]
+    days = set(registered.days_of(touched).values())
+    if last is not None:
+        days.add(datetime.date.fromisoformat(last.payload["gaming_day"]))
+    return sorted(days)
+
+
+def check_projections(workers: int | None = None) -> dict[str, Any]:
+    """The nightly job: each gaming day since its last check (``days_to_check``)
+    checked, every projection and check, by table in ``workers`` processes
+    (default ``default_workers``), each day's outcome recorded in the ledger
+    (differences or none), the latest day last."""
     import logging
 
-    result = verify()
-    stream_id = record_verification(result, run_by="nightly job")
-    if result.differences:
-        logging.getLogger(__name__).error(
-            "verify_projections found %d difference(s), recorded in %s: %s",
-            len(result.differences), stream_id, "; ".join(map(str, result.differences[:5])))
-    return {"ok": result.ok, "recorded": stream_id, "differences": len(result.differences),
-            "events": result.events}  # fmt: skip
+    workers = workers or default_workers()
+    recorded, differences, events, ok = [], 0, 0, True
+    for day in days_to_check():
+        result = verify(gaming_day=day, workers=workers)
+        stream_id = record_verification(result, run_by="nightly job")
+        recorded.append(stream_id)
+        differences += len(result.differences)
+        events += result.events
+        ok = ok and result.ok
+        if result.differences:
+            logging.getLogger(__name__).error(
+                "verify_projections found %d difference(s) on %s, recorded in %s: %s",
+                len(result.differences), day, stream_id,
+                "; ".join(map(str, result.differences[:5])))  # fmt: skip
+    return {"ok": ok, "recorded": recorded[-1] if recorded else None, "days": len(recorded),
+            "differences": differences, "events": events}  # fmt: skip

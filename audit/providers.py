@@ -115,10 +115,13 @@ class DayStreams:
 
     ``of_day(day)`` lists the stream ids of ``day``; ``days_of(stream_ids)``
     maps those of the given ids that belong to a gaming day to that day
-    (ids that belong to none are left out)."""
+    (ids that belong to none are left out); ``tables_of(stream_ids)`` maps
+    those that belong to a table to it (``verify_projections --workers``
+    splits a day by table with it)."""
 
     of_day: Callable[[datetime.date], Any]
     days_of: Callable[[list[str]], dict[str, datetime.date]]
+    tables_of: Callable[[list[str]], dict[str, str]] | None = None
 
 
 _day_streams: DayStreams | None = None

@@ -14,11 +14,14 @@ Then, each in a fresh interpreter, as a user runs them:
 
 1. ``manage.py replay --gaming-day D --workers 1`` (the replay bench's
    single-process figure) and ``--workers 2``;
-2. ``manage.py verify_projections --gaming-day D``: every projection of the
-   day recomputed into shadow tables and compared, the configuration history
-   checked, the outcome recorded in the ledger;
-3. the same after one round's recorded payment is raised by $1,000 in the
-   database (exit status 1, the round named).
+2. ``manage.py verify_projections --gaming-day D --workers 1`` and
+   ``--workers 2``: every projection of the day recomputed into shadow tables
+   and compared (with 2, in parts by table, each in a process of its own),
+   the configuration history checked, the outcome recorded in the ledger;
+3. the same with 2 workers after one round's recorded payment is raised by
+   $1,000 in the database (exit status 1, the round named).
+
+Printed with each check's time over replay's with as many processes.
 
 ``--keep`` keeps the database; ``--reuse`` reuses a kept one (same sizes).
 """
@@ -91,12 +94,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3,
                         help="runs of each command, alternating; the fastest is shown "
                         "(the machine is shared)")  # fmt: skip
+    parser.add_argument("--database", default=BENCH_DATABASE,
+                        help="the bench's database (dropped and created)")  # fmt: skip
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--reuse", action="store_true")
     options = parser.parse_args(argv)
-    url = bench_url(options.url, BENCH_DATABASE)
+    url = bench_url(options.url, options.database)
     if not options.reuse:
-        recreate_database(options.url, BENCH_DATABASE)
+        recreate_database(options.url, options.database)
         print(f"loading {options.tables} tables × {options.rounds} rounds on {DAY} …",
               flush=True)  # fmt: skip
         load(url, options.tables, options.rounds)
@@ -106,7 +111,10 @@ def main(argv: list[str] | None = None) -> int:
         for label, args in (
             ("replay, 1 process", ("replay", "--gaming-day", day, "--workers", "1")),
             ("replay, 2 processes", ("replay", "--gaming-day", day, "--workers", "2")),
-            ("verify_projections", ("verify_projections", "--gaming-day", day)),
+            ("verify_projections, 1 process",
+             ("verify_projections", "--gaming-day", day, "--workers", "1")),
+            ("verify_projections, 2 processes",
+             ("verify_projections", "--gaming-day", day, "--workers", "2")),
         ):
             seconds, code, out = _command(url, *args)
             replayed, verified = REPLAYED.search(out), VERIFIED.search(out)
@@ -119,22 +127,28 @@ def main(argv: list[str] | None = None) -> int:
             runs.setdefault(label, []).append((seconds, inside, events))
     figures = [(label, *min(found, key=lambda run: run[1])) for label, found in runs.items()]
     stream = tamper(url, 100_000)
-    seconds, code, out = _command(url, "verify_projections", "--gaming-day", day)
+    seconds, code, out = _command(url, "verify_projections", "--gaming-day", day, "--workers", "2")
     tamper(url, -100_000)
     named = [line for line in out.splitlines() if line.startswith("DIFFERS")]
     forged = VERIFIED.search(out)
-    figures.append(("verify_projections, 1 round forged", seconds,
+    figures.append(("verify_projections, 2, 1 round forged", seconds,
                     float(forged[2]) if forged else 0.0, f"exit {code}"))  # fmt: skip
     print(f"\n{'':38} {'wall s':>8} {'its own s':>10}  events")
     for label, seconds, inside, events in figures:
         print(f"{label:38} {seconds:8.2f} {inside:10.2f}  {events}")
     print("(wall: the command's process from start to exit, Django's start included; its own: "
           "the time the command reports for its work)")
-    ratio = figures[2][2] / figures[0][2]
-    print(f"\nverify_projections ÷ replay (1 process), their own times: {ratio:.2f}")
+    own = {label: inside for label, _, inside, _ in figures}
+    print("\nverify_projections ÷ replay, their own times:")
+    for processes in ("1 process", "2 processes"):
+        print(f"  {processes:12} {own[f'verify_projections, {processes}']:6.2f} s ÷ "
+              f"{own[f'replay, {processes}']:6.2f} s = "
+              f"{own[f'verify_projections, {processes}'] / own[f'replay, {processes}']:.2f}")
+    print(f"  2 processes' verify ÷ 1 process's replay: "
+          f"{own['verify_projections, 2 processes'] / own['replay, 1 process']:.2f}")
     print("\n".join(named) or f"NOT NAMED: {stream}")
     if not options.keep and not options.reuse:
-        recreate_database(options.url, BENCH_DATABASE, drop_only=True)
+        recreate_database(options.url, options.database, drop_only=True)
     return 0 if code == 1 and named else 1
 
 

@@ -77,3 +77,10 @@ def test_the_embedded_default_runs_on_sqlite(tmp_path):
                             capture_output=True, text=True, timeout=300)  # fmt: skip
     assert forged.returncode == 1, forged.stdout + forged.stderr
     assert forged.stdout.count("DIFFERS tables.rounds: tables_round round:") == 20, forged.stdout
+    # In parts by table (SQLite: one after another, each in a savepoint): the same.
+    parts = subprocess.run([sys.executable, "manage.py", "verify_projections", "--no-progress",
+                            "--gaming-day", "2024-05-01", "--workers", "2"], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert parts.returncode == 1, parts.stdout + parts.stderr
+    assert ([line for line in parts.stdout.splitlines() if line.startswith("DIFFERS")]
+            == [line for line in forged.stdout.splitlines() if line.startswith("DIFFERS")])

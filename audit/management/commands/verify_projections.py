@@ -20,9 +20,13 @@ class Command(BaseCommand):
         parser.add_argument("--gaming-day", type=datetime.date.fromisoformat,
                             help="only the rows of this gaming day, YYYY-MM-DD")  # fmt: skip
         parser.add_argument("--by", default="", help="who runs it (default: the login name)")
+        parser.add_argument("--workers", type=int, default=None,
+                            help="processes sharing a gaming day's check, by table (default: "
+                            "CLOSE_WORKERS on PostgreSQL, 1 on SQLite)")  # fmt: skip
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
-    def handle(self, *args, names, gaming_day=None, by="", no_progress=False, **options):
+    def handle(self, *args, names, gaming_day=None, by="", workers=None, no_progress=False,
+               **options):  # fmt: skip
         with tqdm(unit="ev", desc="recomputing", disable=no_progress or None) as bar:
 
             def progress(done: int, total: int) -> None:
@@ -33,7 +37,8 @@ class Command(BaseCommand):
 
             started = time.perf_counter()
             try:
-                result = consistency.verify(names, gaming_day=gaming_day, progress=progress)
+                result = consistency.verify(names, gaming_day=gaming_day, progress=progress,
+                                            workers=workers or consistency.default_workers())
             except ValueError as error:
                 raise CommandError(str(error)) from None
             seconds = time.perf_counter() - started
