@@ -17,8 +17,7 @@ rows are replayed (``Projection.day_streams``) and only that day's rows are
 compared; projections whose rows have no day (decks, dice) are then left to
 the whole-ledger check, and said so. A day can be checked in parts by table,
 each in a process of its own, all in one snapshot (``verify(workers=N)``,
-"a day in parts" below); the nightly job checks each day since its last
-check so.
+"a day in parts" below); the nightly job checks the whole ledger.
 
 Checks of what the apps keep beside the ledger that is not a projection
 (the admin's configuration history, ``register_check``) run with them. The
@@ -831,47 +830,18 @@ def default_workers() -> int:
     return max(1, int(getattr(settings, "CLOSE_WORKERS", 2)))
 
 
-def days_to_check() -> list[datetime.date]:
-    """The gaming days since the nightly job's last check: the last day it
-    checked again (its rows may have changed since) and every day with a
-    stream the ledger has added to since; every day on its first run."""
-    from audit import providers
-
-    registered = providers.day_streams()
-    if registered is None:
-        return []
-    last = next((o for o in recent_outcomes() if o.kind == VERIFIED
-                 and o.run_by == "nightly job" and o.payload.get("gaming_day")), None)  # fmt: skip
-    after = last.position if last is not None else 0
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT DISTINCT stream_id FROM ledger_event WHERE position > %s", [after])
-        touched = [row[0] for row in cursor.fetchall()]
-    days = set(registered.days_of(touched).values())
-    if last is not None:
-        days.add(datetime.date.fromisoformat(last.payload["gaming_day"]))
-    return sorted(days)
-
-
-def check_projections(workers: int | None = None) -> dict[str, Any]:
-    """The nightly job: each gaming day since its last check (``days_to_check``)
-    checked, every projection and check, by table in ``workers`` processes
-    (default ``default_workers``), each day's outcome recorded in the ledger
-    (differences or none), the latest day last."""
+def check_projections() -> dict[str, Any]:
+    """The nightly job: every projection and check over the whole ledger, its
+    outcome recorded in the ledger (differences or none). The whole ledger,
+    not the days the ledger added to since: tampering with a read model adds
+    nothing to the ledger, so an old day must be checked again every night."""
     import logging
 
-    workers = workers or default_workers()
-    recorded, differences, events, ok = [], 0, 0, True
-    for day in days_to_check():
-        result = verify(gaming_day=day, workers=workers)
-        stream_id = record_verification(result, run_by="nightly job")
-        recorded.append(stream_id)
-        differences += len(result.differences)
-        events += result.events
-        ok = ok and result.ok
-        if result.differences:
-            logging.getLogger(__name__).error(
-                "verify_projections found %d difference(s) on %s, recorded in %s: %s",
-                len(result.differences), day, stream_id,
-                "; ".join(map(str, result.differences[:5])))  # fmt: skip
-    return {"ok": ok, "recorded": recorded[-1] if recorded else None, "days": len(recorded),
-            "differences": differences, "events": events}  # fmt: skip
+    result = verify()
+    stream_id = record_verification(result, run_by="nightly job")
+    if result.differences:
+        logging.getLogger(__name__).error(
+            "verify_projections found %d difference(s), recorded in %s: %s",
+            len(result.differences), stream_id, "; ".join(map(str, result.differences[:5])))
+    return {"ok": result.ok, "recorded": stream_id, "differences": len(result.differences),
+            "events": result.events}  # fmt: skip

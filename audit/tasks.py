@@ -23,9 +23,8 @@ def verify_ledger() -> dict[str, object]:
 @shared_task(name="audit.verify_projections")
 def verify_projections() -> dict[str, object]:
     """The nightly check of the read models (beat, migration audit.0015):
-    ``verify_projections`` of each gaming day since its last check, in parts
-    by table, each day's outcome recorded in the ledger, which the floor
-    board and the finance pages show."""
+    ``verify_projections`` over the whole ledger, its outcome recorded in
+    the ledger, which the floor board and the finance pages show."""
     from audit.consistency import check_projections
 
     return check_projections()

@@ -104,19 +104,3 @@ def test_the_parts_run_in_processes_of_their_own_in_one_snapshot(closed):  # noq
         cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE state LIKE 'idle in "
                        "transaction%%' AND datname = current_database()")  # fmt: skip
         assert cursor.fetchone()[0] == 0
-
-
-def test_the_nightly_job_checks_each_day_since_its_last_check(closed):  # noqa: F811
-    from audit.tasks import verify_projections as nightly
-
-    assert consistency.days_to_check() == [DAY]  # its first run: every day
-    first = nightly.apply().get()
-    assert first["ok"] is True and first["days"] == 1
-    recorded = consistency.last_outcome(DAY)
-    assert recorded.payload["gaming_day"] == DAY.isoformat() and recorded.count == 0
-    # Nothing added since: the last day it checked is checked again.
-    assert consistency.days_to_check() == [DAY]
-    _bypass_triggers(ATTACKS["the day close's win"][0], [])
-    second = nightly.apply().get()
-    assert second["ok"] is False and second["differences"] == 1
-    assert consistency.last_outcome(DAY).stream_id == second["recorded"]
