@@ -84,11 +84,11 @@ def _unstorable(value: Any, path: str) -> tuple[str, str] | None:
     if isinstance(value, int) and not isinstance(value, bool):
         return None if INT64_MIN <= value <= INT64_MAX else (path, RANGE_REFUSED)
     if isinstance(value, str):
-        refused = _text_refused(value)
+        refused = text_problem(value)
         return (path, refused) if refused else None
     if isinstance(value, dict):
         for key, item in value.items():
-            refused = _text_refused(key) if isinstance(key, str) else None
+            refused = text_problem(key) if isinstance(key, str) else None
             if refused:
                 return f"{path}.{key!r}", refused
             found = _unstorable(item, f"{path}.{key}")
@@ -102,7 +102,8 @@ def _unstorable(value: Any, path: str) -> tuple[str, str] | None:
     return None
 
 
-def _text_refused(text: str) -> str | None:
+def text_problem(text: str) -> str | None:
+    """Why the ledger cannot store ``text`` (a NUL, a lone surrogate), or None."""
     if "\x00" in text:
         return NUL_REFUSED
     try:

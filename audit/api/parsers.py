@@ -18,20 +18,7 @@ from django.conf import settings
 from rest_framework.parsers import JSONParser
 
 from audit import errors
-
-NUL_REFUSED = "text may not contain the NUL character (U+0000)"
-SURROGATE_REFUSED = "text may not contain a lone surrogate (U+D800 to U+DFFF): it is not Unicode"
-
-
-def text_problem(text: str) -> str | None:
-    """Why ``text`` cannot be stored, or None."""
-    if "\x00" in text:
-        return NUL_REFUSED
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return SURROGATE_REFUSED
-    return None
+from audit.validation import text_problem
 
 
 def first_problem(value: Any, max_depth: int) -> tuple[str, str] | None:

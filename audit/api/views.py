@@ -31,9 +31,10 @@ from rest_framework.views import APIView
 
 from audit import errors, ledger, providers
 from audit.api import serializers
-from audit.api.parsers import StrictJSONParser, text_problem, too_large
+from audit.api.parsers import StrictJSONParser, too_large
 from audit.records import roles_of
 from audit.registry import REGISTRY, STREAM_ID
+from audit.validation import text_problem
 
 ERROR_RESPONSES = {
     code: OpenApiResponse(serializers.ErrorSerializer, description=text)
