@@ -90,8 +90,6 @@ def test_every_attack_at_once_is_named_the_same_by_the_command(closed):  # noqa:
 def test_the_parts_run_in_processes_of_their_own_in_one_snapshot(closed):  # noqa: F811
     from django.db import connection
 
-    if connection.vendor != "postgresql":
-        pytest.skip("the embedded SQLite default checks its parts in one process")
     for sql in ATTACKS["a round's payment"] + ATTACKS["the day close's win"]:
         _bypass_triggers(sql, [])
     assert consistency._can_fork(2)
