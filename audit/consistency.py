@@ -40,7 +40,7 @@ from django.utils import timezone
 
 from audit.ledger import Actor, NewEvent, append
 from audit.models import ProjectionCheckpoint
-from audit.projections import PROJECTIONS, Projection, ReadModel
+from audit.projections import PROJECTIONS, Projection, ReadModel, batch_gc
 from audit.registry import (
     TEXT,
     EventType,
@@ -195,21 +195,6 @@ def _sandbox(snapshot: str | None = None) -> Iterator[None]:
 
 
 # --- recomputing -----------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def _young_gc_less_often() -> Iterator[None]:
-    """Folding a day allocates millions of short-lived, acyclic objects: the
-    cyclic collector's default thresholds would spend a fifth of the time
-    scanning them (as replay found, ``tables.verification._batch_gc``)."""
-    import gc
-
-    previous = gc.get_threshold()
-    gc.set_threshold(50_000, previous[1], previous[2])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*previous)
 
 
 def _temp(name: str) -> str:
@@ -504,7 +489,7 @@ def _recompute(chosen: list[Projection], upto: dict[str, int],
     for table in sorted(tables):
         _shadow(table, live[table])
     folded = [p for p in chosen if p.recompute is None]
-    with _young_gc_less_often():
+    with batch_gc():
         events = _feed(folded, upto, streams, day, progress)
     for projection in chosen:
         if projection.recompute is not None:

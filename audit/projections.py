@@ -9,8 +9,10 @@ identical rows (a test checks it for every registered projection).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
-from collections.abc import Callable, Iterable, Sequence
+import gc
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from django.db import connection, models, transaction
@@ -207,3 +209,17 @@ STREAM_INDEX = register(
         recompute=_recompute_stream_index,
     )
 )
+
+
+@contextlib.contextmanager
+def batch_gc() -> Iterator[None]:
+    """Folding a day's events (replay, a projection's check, the close's read)
+    allocates millions of short-lived, acyclic objects; with the default
+    thresholds the cyclic collector spends a fifth of the time scanning them.
+    Collect the young generation less often meanwhile."""
+    previous = gc.get_threshold()
+    gc.set_threshold(50_000, previous[1], previous[2])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*previous)

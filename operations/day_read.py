@@ -187,7 +187,7 @@ def read_part(
     order): each event checked, written as its ``events.jsonl`` line (after
     its position, zero-padded, with ``prefix``: a part merged later), and
     the streams in ``rounds`` replayed as each completes."""
-    from tables.verification import batch_gc
+    from audit.projections import batch_gc
 
     check = ChainCheck(members)
     tally = DayTally()

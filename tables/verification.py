@@ -3,14 +3,13 @@ pure rules engine, used by the rounds projection and ``manage.py replay``."""
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gc
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from audit.ledger import RecordedEvent
+from audit.projections import batch_gc
 from audit.storage import EventFacts
 from tables.rules import replay as engine_replay
 from tables.rules.engine import RuleViolation
@@ -228,19 +227,6 @@ class ReplaySummary:
         for kind, count in other.findings.items():
             self.findings[kind] = self.findings.get(kind, 0) + count
         return self
-
-
-@contextlib.contextmanager
-def batch_gc() -> Iterator[None]:
-    """Replay allocates millions of short-lived, acyclic objects; with the
-    default thresholds the cyclic collector spends a fifth of the time
-    scanning them. Collect the young generation less often while replaying."""
-    previous = gc.get_threshold()
-    gc.set_threshold(50_000, previous[1], previous[2])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*previous)
 
 
 def replay_rounds(selection: RoundSelection, *, on_round: Any = None) -> ReplaySummary:
