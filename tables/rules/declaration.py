@@ -360,12 +360,16 @@ class Misreading:
     mistake given the round's wagers and options, or ``None`` when none can; ``wager``, if
     given, is one a seat must hold for it to show (placed if no seat does). ``lines``
     gives the settlement lines the mistaken dealer acts on, for the wagers it touches.
+    ``drawn`` says whether simulated days draw it at random: one that needs a throw
+    far rarer than a dealer's error (ten dice alike, 1 in 10 million) is staged only
+    when asked for, or a demo's days would be ruled by the jackpots it forces.
     """
 
     throw: str
     faces: Callable[[RoundState, random.Random], tuple[int, ...] | None]
     lines: Callable[[RoundState], Iterable[SettlementLine]]
     wager: str | None = None
+    drawn: bool = True
 
 
 @dataclass(frozen=True, slots=True)

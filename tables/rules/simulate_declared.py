@@ -659,12 +659,13 @@ def simulator_for(game_id: str) -> Callable[..., SimulatedRound]:
 def errors_for(game_id: str) -> Sequence[DealerError | SettlementError | CallError | DiceError]:
     """The dealer errors worth drawing for ``game_id``'s simulator: at a dice table a wrong
     call where the dice are called, a no-roll settled where a throw can void the round, a
-    wager taken after its lock-out where one closes early, and the game's own misreadings.
+    wager taken after its lock-out where one closes early, and the game's own misreadings
+    (those it lets days draw: ``Misreading.drawn``).
 
     >>> errors_for("criss_cross_poker") == list(DealerError)
     True
-    >>> [str(error) for error in errors_for("high_roll_dice")[-4:]]
-    ['wrong_call', 'late_wager_taken', 'pip_tie_by_count_order', 'nine_paid_on_ten']
+    >>> [str(error) for error in errors_for("high_roll_dice")[-3:]]
+    ['wrong_call', 'late_wager_taken', 'pip_tie_by_count_order']
     """
     if game_id in _HAND_WRITTEN:
         return list(DealerError)
@@ -680,7 +681,7 @@ def errors_for(game_id: str) -> Sequence[DealerError | SettlementError | CallErr
     if throws and any(spec.closes is not None for spec in game.wagers):
         dice.append(DiceError.LATE_WAGER_TAKEN)
     own = misreadings_for(game)
-    dice.extend(error for error in DiceError if error.value in own)
+    dice.extend(error for error in DiceError if error.value in own and own[error.value].drawn)
     return (*ANY_GAME_ERRORS, *dice)
 
 

@@ -226,5 +226,6 @@ def _nine_on_ten(state: RoundState) -> list[SettlementLine]:
 #: The simulator's staged dealer errors (:class:`tables.rules.simulate.DiceError`).
 MISREADINGS = {
     "pip_tie_by_count_order": Misreading("first_roll", _tied, _pips_by_count),
-    "nine_paid_on_ten": Misreading("first_roll", _ten, _nine_on_ten, wager=game.MILLIONAIRE[9]),
+    "nine_paid_on_ten": Misreading("first_roll", _ten, _nine_on_ten, wager=game.MILLIONAIRE[9],
+                                    drawn=False),
 }
