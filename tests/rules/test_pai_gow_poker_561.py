@@ -237,3 +237,11 @@ def test_561_simulated_rounds_with_dealer_errors_replay_to_exactly_the_injected_
         assert [(f.kind, f.seat, f.wager) for f in result.findings] == expected
         found += len(expected)
     assert found
+
+
+def test_561_13_par_sheet_recorded_edge_agrees_with_a_fresh_simulation():
+    from tables.rules.parsheets import pai_gow_poker as sheet
+
+    mean, half, outcomes = sheet.main_game("SAMPLE-2010", 2_000, 7)
+    assert sum(outcomes.values()) == 2_000
+    assert abs(mean - sheet.MAIN_RESULT) <= half + sheet.MAIN_HALF_WIDTH

@@ -196,3 +196,8 @@ def test_588_simulated_rounds_with_every_wager_replay_to_exactly_the_injected_fi
         assert [(f.kind, f.seat, f.wager) for f in result.findings] == expected
         found += len(expected)
     assert found
+
+
+def test_588_12_a_par_sheet_recorded_edge_agrees_with_a_fresh_simulation():
+    mean, half = sheet.main_game("six_cards", 2_000, 7)
+    assert abs(mean - sheet.MAIN_RESULT) <= half + sheet.MAIN_HALF_WIDTH

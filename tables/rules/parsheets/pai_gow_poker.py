@@ -72,6 +72,7 @@ def parsheet(ruleset: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     way = options["house_way"]
     mean, half, outcomes = main_game(way)
     return {
+        "method": "SIMULATED (the chapter has no side wager)",
         "side_wagers": [],
         "selected_side_wager": None,
         "whole_game": {
@@ -80,7 +81,7 @@ def parsheet(ruleset: Any, options: Mapping[str, Any]) -> dict[str, Any]:
             "per": "Pai Gow Poker Wager",
             "house_edge": -mean,
             "half_width_95": half,
-            "outcomes": {name: Fraction(count, ROUNDS) for name, count in outcomes.items()},
+            **{f"{name}_frequency": Fraction(count, ROUNDS) for name, count in outcomes.items()},
             "strategy": STATED,
             "notes": [
                 "Vigorish taken exactly (5 %, § 561.13(m)); the rule set's rounding up adds to "

@@ -153,6 +153,16 @@ def progressive() -> dict[str, Any]:
     }
 
 
+def _progressive_notes() -> list[str]:
+    figures = progressive()
+    fixed = figures["fixed_return_per_unit"]
+    share = figures["meter_return_per_dollar_of_meter_per_dollar_wagered"]
+    return [f"Progressive Payout (§ 588.12(d)(1)), exact: returns {float(fixed):.4%} per unit from "
+            f"its 'for 1' lines plus {float(share):.4e} x meter / wager; it breaks even at a "
+            f"meter of {float(figures['break_even_meter_per_dollar_wagered']):,.0f} times the "
+            "wager."]
+
+
 def play_round(rng: random.Random, qualifier: str) -> Fraction:
     """Main and Double Down results per unit of the main wager (§ 588.11(f), (g))."""
     deck = list(JOKER_DECK)
@@ -188,6 +198,7 @@ def parsheet(ruleset: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     qualifier = options["double_down_hand"] or "six_cards"
     mean, half = main_game(qualifier)
     return {
+        "exact": False,
         "side_wagers": [fortune_sheet(), insurance_sheet()],
         "selected_side_wager": None,
         "progressive": progressive(),
@@ -197,7 +208,9 @@ def parsheet(ruleset: Any, options: Mapping[str, Any]) -> dict[str, Any]:
             "per": "Six-Card Fortune Pai Gow Poker Wager",
             "house_edge": -mean,
             "half_width_95": half,
-            "notes": ["Envy bonuses depend on the other players' hands: not priced here."],
+            "strategy": "both set by § 588.11(d); the player doubles down with two pair or better",
+            "notes": [*_progressive_notes(),
+                      "Envy bonuses depend on the other players' hands: not priced here."],
         },
     }
 
