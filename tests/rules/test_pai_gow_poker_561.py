@@ -245,3 +245,28 @@ def test_561_13_par_sheet_recorded_edge_agrees_with_a_fresh_simulation():
     mean, half, outcomes = sheet.main_game("SAMPLE-2010", 2_000, 7)
     assert sum(outcomes.values()) == 2_000
     assert abs(mean - sheet.MAIN_RESULT) <= half + sheet.MAIN_HALF_WIDTH
+
+
+def test_561_12_d_a_button_marks_the_start_only_with_an_automated_dealing_shoe():
+    with pytest.raises(RuleViolation) as refused:
+        open_round(game.GAME, opened(start="button"))
+    assert refused.value.section == "561.12(d)"
+    automated = RoundOpened.build(
+        round_id="R-B", game="pai_gow_poker", ruleset_id="PA-561-2010", table_id="PGP-1",
+        gaming_day=DAY, seats=(1,), players=("P1",), start="button",
+        dealing_method=DealingMethod.AUTOMATED_SHOE)  # fmt: skip
+    assert open_round(game.GAME, automated).options["start"] == "button"
+
+
+@pytest.mark.parametrize(("allowed", "second", "refused"), [
+    (False, 2, True), (True, 2, False), (True, 3, True)])  # fmt: skip
+def test_561_7_d_a_second_betting_area_only_adjacent_and_where_the_rule_set_allows(
+        allowed, second, refused):  # fmt: skip
+    event = RoundOpened.build(
+        round_id="R-2", game="pai_gow_poker", ruleset_id="PA-561-2010", table_id="PGP-1",
+        gaming_day=DAY, seats=(1, second), players=("P1", "P1"), start="rng", two_areas=allowed,
+        dealing_method=DealingMethod.MANUAL_SHOE)  # fmt: skip
+    state = apply(open_round(game.GAME, event), WagerPlaced(seat=1, wager=game.WAGER,
+                                                           amount_cents=500))  # fmt: skip
+    refusal = verify(state, WagerPlaced(seat=second, wager=game.WAGER, amount_cents=500))
+    assert (refusal is not None and refusal.section == "561.7(d)") is refused

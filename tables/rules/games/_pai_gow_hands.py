@@ -29,13 +29,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from typing import Any
 
 from tables.rules.cards import JOKER, Card, Rank
+from tables.rules.engine import Refusal
 from tables.rules.money import Commission, Odds
 
 __all__ = ["Category", "PaiGowHand", "evaluate", "Setting", "settings", "fouled", "versus",
            "HouseWay", "house_way_561", "house_way_588", "best_of_six", "VIGORISH", "commission",
-           "FORTUNE_TABLE", "INSURANCE_TABLE", "INSURANCE_NAMES", "insurance_key"]  # fmt: skip
+           "FORTUNE_TABLE", "INSURANCE_TABLE", "INSURANCE_NAMES", "insurance_key",
+           "two_areas_refusal"]  # fmt: skip
 
 ACE = int(Rank.ACE)
 # Straights by the ranks they hold, weakest first; the value orders them (§ 561.6(b)(7)):
@@ -280,4 +283,18 @@ def insurance_key(hand: PaiGowHand) -> int | None:
     """The § 588.12(c) line of a best hand, by its highest card, or None (better than king-high)."""
     if hand.category is Category.HIGH_CARD and hand.ranks[0] in INSURANCE_TABLE:
         return hand.ranks[0]
+    return None
+
+
+def two_areas_refusal(state: Any, seat: Any, section: str) -> Refusal | None:
+    """A player wagers on one betting area, or on two adjacent ones where the rule set
+    allows it (option ``two_areas``; § 561.7(d), § 588.7(f))."""
+    others = [other.seat for other in state.seats.values()
+              if other.player == seat.player and other.seat != seat.seat and other.wagers]
+    if not others:
+        return None
+    if not state.options["two_areas"]:
+        return Refusal(section, f"{seat.player} wagers at another betting area", "seat")
+    if len(others) > 1 or abs(others[0] - seat.seat) != 1:
+        return Refusal(section, "a second betting area must be adjacent, and only one", "seat")
     return None

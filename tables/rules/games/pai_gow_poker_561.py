@@ -62,6 +62,7 @@ from tables.rules.games._pai_gow_hands import (
     evaluate,
     fouled,
     house_way_561,
+    two_areas_refusal,
     versus,
 )  # fmt: skip
 from tables.rules.irregularities import Remedies
@@ -169,6 +170,10 @@ STRATEGY = strategy
 
 
 def _opening_check(state: RoundState) -> None:
+    automated = state.opened.dealing_method is DealingMethod.AUTOMATED_SHOE
+    if state.options["start"] == "button" and not automated:
+        raise RuleViolation(state.section("12(d)"), "a button needs an automated shuffler and "
+                            "an automated dealing shoe", "options.start")  # fmt: skip
     way = HOUSE_WAYS[state.options["house_way"]]
     day = state.opened.gaming_day
     if day < way.effective_from or (way.effective_to is not None and day > way.effective_to):
@@ -215,8 +220,11 @@ GAME = declare(
         ),  # fmt: skip
         settle=settle,
         opening_check=_opening_check,
+        wager_rules=lambda state, seat, event: two_areas_refusal(
+            state, seat, state.section("7(d)")),
         participates=lambda seat: WAGER in seat.wagers,
         options=(
+            OptionSpec("two_areas", "7(d)", (False, True), False, recorded=False),
             OptionSpec("start", "12(a)", ("dice", "rng", "button"), "dice", recorded=False),
             OptionSpec("vigorish", "13(m)", ("cents", "quarter"), "cents"),
             OptionSpec("house_way", "13(d)", tuple(HOUSE_WAYS), "SAMPLE-2010"),

@@ -74,6 +74,7 @@ from tables.rules.games._pai_gow_hands import (
     fouled,
     house_way_588,
     insurance_key,
+    two_areas_refusal,
     versus,
 )
 from tables.rules.games._six_card_fortune import (
@@ -255,8 +256,11 @@ GAME = declare(
         ),  # fmt: skip
         settle=settle,
         opening_check=_opening_check,
+        wager_rules=lambda state, seat, event: two_areas_refusal(
+            state, seat, state.section("7(f)")),
         participates=lambda seat: MAIN in seat.wagers,
         options=(
+            OptionSpec("two_areas", "7(f)", (False, True), False, recorded=False),
             OptionSpec("start", "5(i)", ("dice", "rng"), "dice", recorded=False),
             *(OptionSpec(f"{name}_offered", section, (False, True), False, recorded=False)
               for name, section in (("double_down", "7(e)(1)"), ("fortune_bonus", "7(e)(2)"),
