@@ -270,3 +270,18 @@ def test_561_7_d_a_second_betting_area_only_adjacent_and_where_the_rule_set_allo
                                                            amount_cents=500))  # fmt: skip
     refusal = verify(state, WagerPlaced(seat=second, wager=game.WAGER, amount_cents=500))
     assert (refusal is not None and refusal.section == "561.7(d)") is refused
+
+
+def test_561_13_b_hands_are_set_in_any_order_once_and_never_after_the_dealers_are_exposed():
+    events = a_round({1: "Ac Ad 4h 6s 8h Ks Qd", 2: "Ah Jd 9c 7d 5s 3c 2s"}, DEALER,
+                     {1: "6,7", 2: "6,7"})  # fmt: skip
+    state = open_round(game.GAME, events[0])
+    for event in events[1:-2]:
+        state = apply(state, event)
+    assert verify(state, events[-1]) is None  # seat 2 before seat 1
+    state = apply(state, events[-2])
+    again = verify(state, Decision(seat=1, choice="set", params={"low": "1,2"}))
+    assert again is not None and again.section == "561.13(b)"
+    state = apply(state, events[-1])
+    late = verify(state, Decision(seat=2, choice="set", params={"low": "1,2"}))
+    assert late is not None and late.section == "561.13(b)"

@@ -201,3 +201,14 @@ def test_588_simulated_rounds_with_every_wager_replay_to_exactly_the_injected_fi
 def test_588_12_a_par_sheet_recorded_edge_agrees_with_a_fresh_simulation():
     mean, half = sheet.main_game("six_cards", 2_000, 7)
     assert abs(mean - sheet.MAIN_RESULT) <= half + sheet.MAIN_HALF_WIDTH
+
+
+def test_588_11_a_3_a_set_hand_is_not_touched_again():
+    from tables.rules.machine import apply, verify
+
+    events = a_round({1: "Ac Ad Qh Js 8h Ts"}, {1: "3"})
+    state = open_round(game.GAME, events[0])
+    for event in events[1:]:
+        state = apply(state, event)
+    again = verify(state, Decision(seat=1, choice="set", params={"low": "1"}))
+    assert again is not None and again.section == "588.11(a)(3)"

@@ -213,8 +213,8 @@ GAME = declare(
                   dice=lambda state: 3 if state.options["start"] == "dice" else 0,
                   call=lambda state, faces: str(sum(faces))),
             Deal(),
-            Decide(SET, "13(a)", (Choice("set"), Choice(SURRENDER, folds=True)),
-                   rules=_set_rules),
+            Decide(SET, "13(b)", (Choice("set"), Choice(SURRENDER, folds=True)),
+                   rules=_set_rules, any_order=True),
             Reveal("dealer_reveal", "13(c)", SPOTS),
             Showdown("13(f)"),
         ),  # fmt: skip

@@ -250,7 +250,8 @@ GAME = declare(
             Decide("double_down", "11(c)", (Choice("double_down", places=DOUBLE_DOWN),
                                              Choice("no_double_down")),
                    when=_offered("double_down"), eligible=lambda seat: MAIN in seat.wagers),
-            Decide("set_hands", "11(b)", (Choice("set"),), rules=_set_rules),
+            Decide("set_hands", "11(a)(3)", (Choice("set"),), rules=_set_rules,
+                   any_order=True),
             Reveal("dealer_reveal", "11(d)", SPOTS),
             Showdown("11(e)"),
         ),  # fmt: skip
