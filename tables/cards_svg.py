@@ -28,9 +28,12 @@ def card_svg(card: str | None, *, width: int = 44) -> str:
             width,
             height,
         )
-    rank, suit = card[:-1], card[-1]
-    rank = "10" if rank == "T" else rank
-    symbol, colour = _SUITS[suit]
+    if card.upper() == "JK":  # the Pai Gow joker (§ 561.3(a)): a star, no suit
+        rank, symbol, colour = "JK", "★", "#7a1fa2"
+    else:
+        rank, suit = card[:-1], card[-1]
+        rank = "10" if rank == "T" else rank
+        symbol, colour = _SUITS[suit]
     return format_html(
         '<svg class="card" width="{}" height="{}" viewBox="0 0 44 62" role="img" '
         'aria-label="{}"><rect x="1" y="1" width="42" height="60" rx="5" fill="#fff" '

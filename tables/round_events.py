@@ -52,7 +52,8 @@ def _schema_for(annotation: Any) -> dict[str, Any]:
     if annotation is int:
         return {"type": "integer"}
     if annotation is Card:
-        return {"type": "string", "pattern": "^(10|[2-9TJQKA])[cdhs]$", "description": "e.g. Ah"}
+        return {"type": "string", "pattern": "^((10|[2-9TJQKA])[cdhs]|Jk)$",
+                "description": "e.g. Ah; Jk is Pai Gow's joker (§ 561.3(a))"}
     if annotation is datetime.date:
         return {"type": "string", "format": "date"}
     if annotation is Options:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import Final
 
-__all__ = ["STANDARD_DECK", "Card", "Rank", "Suit", "parse_cards"]
+__all__ = ["JOKER", "JOKER_DECK", "STANDARD_DECK", "Card", "Rank", "Suit", "parse_cards"]
 
 
 class Rank(IntEnum):
@@ -224,6 +224,8 @@ class Card:
         ValueError: '1h' is not a card (expected ... then suit c, d, h, s)
         """
         stripped = text.strip()
+        if stripped.upper() == "JK":
+            return JOKER
         rank = _RANK_BY_SYMBOL.get(stripped[:-1].upper())
         suit = _SUIT_BY_SYMBOL.get(stripped[-1:])
         if rank is None or suit is None:
@@ -258,7 +260,36 @@ STANDARD_DECK: Final[tuple[Card, ...]] = tuple(Card(rank, suit) for rank in Rank
 
 _CARD_BY_RANK_AND_SUIT: Final = {(card.rank, card.suit): card for card in STANDARD_DECK}
 
-_CARD_TEXT: Final = re.compile(r"\s*(10|[2-9TJQKAtjqka])([cdhsCDHS])\s*,?")
+
+@dataclass(frozen=True, slots=True)
+class _Joker(Card):
+    """The joker of Pai Gow Poker's deck (§ 561.3(a), § 588.3(a)): written ``"Jk"``.
+
+    It carries the ace's rank because "the joker shall be used and ranked as an
+    ace" save where it completes a straight or a flush (§ 561.6(a), (c); § 588.6(a));
+    its suit means nothing: the Pai Gow evaluators test for it before reading one.
+    It never equals a card of the standard deck; :attr:`index` is 52.
+    """
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", 52)
+        object.__setattr__(self, "evaluation_code", 0)
+
+    def __str__(self) -> str:
+        return "Jk"
+
+
+JOKER: Final[Card] = _Joker(Rank.ACE, Suit.SPADES)
+"""The joker (one per deck, § 561.3(a)).
+
+>>> str(JOKER), Card.parse("jk") is JOKER, JOKER == Card.parse("As")
+('Jk', True, False)
+"""
+
+JOKER_DECK: Final[tuple[Card, ...]] = (*STANDARD_DECK, JOKER)
+"""The 53 cards of a deck with one joker."""
+
+_CARD_TEXT: Final = re.compile(r"\s*(jk|(?:10|[2-9tjqka])[cdhs])\s*,?", re.IGNORECASE)
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
@@ -289,6 +320,6 @@ def parse_cards(text: str) -> tuple[Card, ...]:
                 f"{text!r} is not a sequence of cards "
                 f"(at position {position}: {text[position:].strip()!r})"
             )
-        cards.append(Card.parse(match.group(1) + match.group(2)))
+        cards.append(Card.parse(match.group(1)))
         position = match.end()
     return tuple(cards)

@@ -411,7 +411,7 @@ def _card_table() -> dict[str, Card]:
         rank + suit
         for rank in (*ranks, *ranks.lower(), "10")
         for suit in ("c", "d", "h", "s", "C", "D", "H", "S")
-    ]
+    ] + ["Jk", "JK", "jk", "jK"]
     table: dict[str, Card] = {}
     for text in texts:
         try:

@@ -36,7 +36,7 @@ from dataclasses import replace
 from operator import is_
 from typing import Any, NamedTuple, cast
 
-from tables.rules.cards import Card
+from tables.rules.cards import JOKER, Card
 from tables.rules.declaration import Deal, Decide, Draw, Game, Reveal, Showdown, Throw, Wagering
 from tables.rules.engine import (
     Automation,
@@ -422,6 +422,8 @@ def _refuse_deal(state: RoundState, event: CardDealt) -> Refusal | None:
         return _refuse_deal_now(state)
     if state.used_cards & card_bit(event.card):
         return Refusal(state.cite("card_in_play"), f"{event.card} is already in play", "card")
+    if event.card is JOKER and getattr(state.ruleset, "cards_in_deck", 52) != 53:
+        return Refusal(state.cite("card_in_play"), "this game's deck has no joker", "card")
     spots = _dealt_spots(state, event.recipient)
     if event.spot not in spots:
         what = "spot" if spots else "recipient"

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from tables.rules.cards import STANDARD_DECK, Card
+from tables.rules.cards import JOKER_DECK, Card
 from tables.rules.engine import Outcome, SettlementLine, lookup, plain_line
 from tables.rules.money import RoundingPolicy, winnings
 from tables.rules.rulesets import PayLine
@@ -31,13 +31,13 @@ __all__ = [
 
 
 # Text of each card by deck index: settlement describes every hand it judges.
-_CARD_TEXT = tuple(str(card) for card in STANDARD_DECK)
+_CARD_TEXT = tuple(str(card) for card in JOKER_DECK)
 
 
 def describe_cards(cards: Iterable[Card | None], category_name: str) -> str:
     """``"Ah Kh Qh Jh Th (ROYAL_FLUSH)"``: the cards of a hand and its category.
 
-    >>> describe_cards(STANDARD_DECK[:3], "HIGH_CARD")
+    >>> describe_cards(JOKER_DECK[:3], "HIGH_CARD")
     '2c 2d 2h (HIGH_CARD)'
     """
     text = " ".join("None" if card is None else _CARD_TEXT[card.index] for card in cards)

@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tables.rules.cards import STANDARD_DECK, Card
+from tables.rules.cards import JOKER_DECK, STANDARD_DECK, Card
 from tables.rules.declaration import (
     AtMost,
     Choice,
@@ -506,7 +506,9 @@ def simulate_declared(
     taken = [spec.name for spec in game.wagers if spec.taken is not None]
     if taken:  # into the table inventory container at once
         table.settle(wagers=taken)
-    deck = table.deck = list(STANDARD_DECK)
+    # A Pai Gow deck holds one joker (§ 561.3(a)): the rule set's card count says so.
+    deck = table.deck = list(JOKER_DECK if getattr(ruleset, "cards_in_deck", 52) == 53
+                             else STANDARD_DECK)  # fmt: skip
     rng.shuffle(deck)
     _stage(table, deck, irregularity, "before_deal")
     step = table.state.current
