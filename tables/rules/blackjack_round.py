@@ -116,7 +116,6 @@ WAGERING, DEALING, PLAY, DEALER, SETTLEMENT = (
     "wagering", "dealing", "decisions", "dealer", "settlement")  # fmt: skip
 VOIDED, CLOSED = "voided", "closed"
 DEALER_UP, SEATS, DEALER_HOLE = "dealer_up", "seats", "dealer_hole"
-_DEALER_ACTIONS = (DealerPaid, DealerCollected, WagerReturned)
 
 
 class Window(enum.StrEnum):
@@ -244,6 +243,8 @@ class BlackjackState(NamedTuple):
     insurance_closed: bool = False
     #: Cards taken from the shoe that are in no hand (§ 5xx.13(a), (d)).
     discarded: tuple[Card, ...] = ()
+    #: How many of each card (by index) the round has taken from the shoe.
+    taken: tuple[int, ...] = (0,) * 52
     breaches: tuple[Breach, ...] = ()
     dealer_actions: tuple[Event, ...] = ()
     void_section: str | None = None
@@ -410,7 +411,31 @@ def to_act(state: BlackjackState) -> BlackjackSeat | None:
     return None
 
 
+def _refuse_card(state: BlackjackState, card: Card) -> Refusal | None:
+    """§ 5xx.3(a): no round holds more of a card than the batch (a 10 of a Spanish batch)."""
+    held = _composition(state.rules)[card.index]
+    if state.taken[card.index] < held:
+        return None
+    why = "a Spanish batch holds no 10s (§ 581.4(b))" if held == 0 else (
+        f"the batch holds {held} and all are in this round")  # fmt: skip
+    return Refusal(state.section("3(a)"), f"{card} cannot come out of this shoe: {why}", "card")
+
+
+_COMPOSITIONS: dict[tuple[str, int, bool], tuple[int, ...]] = {}
+
+
+def _composition(rules: BlackjackRules) -> tuple[int, ...]:
+    key = (rules.chapter, rules.decks, rules.two_batches)
+    found = _COMPOSITIONS.get(key)
+    if found is None:
+        found = _COMPOSITIONS[key] = rules.shoe().composition
+    return found
+
+
 def _refuse_deal(state: BlackjackState, event: CardDealt) -> Refusal | None:
+    refusal = _refuse_card(state, event.card)
+    if refusal is not None:
+        return refusal
     if state.phase == DEALING:
         expected = state.slots[state.dealt]
         if (event.recipient, event.seat, event.spot) != expected:
@@ -495,7 +520,7 @@ def _refuse_irregularity(state: BlackjackState, event: IrregularityReported) -> 
                         "kind")  # fmt: skip
     if state.phase in (WAGERING, CLOSED):
         return _refusal(state, "irregularities", "no card is drawn outside the deal", "kind")
-    return None
+    return _refuse_card(state, event.card)
 
 
 def _refuse_dealer_action(state: BlackjackState, event: Any) -> Refusal | None:
@@ -570,8 +595,15 @@ def _no_more_bets(state: BlackjackState, event: NoMoreBets) -> BlackjackState:
     return evolve(state, phase=DEALING, slots=tuple(slots))
 
 
+def _taken(state: BlackjackState, card: Card) -> BlackjackState:
+    index = card.index
+    taken = (*state.taken[:index], state.taken[index] + 1, *state.taken[index + 1 :])
+    return evolve(state, taken=taken)
+
+
 def _deal(state: BlackjackState, event: CardDealt) -> BlackjackState:
     card = event.card
+    state = _taken(state, card)
     if state.phase == DEALING:
         if event.recipient is Recipient.DEALER:
             state = evolve(state, dealer=(*state.dealer, card))
@@ -664,7 +696,7 @@ def _expose(state: BlackjackState, event: CardExposed) -> BlackjackState:
 
 def _irregularity(state: BlackjackState, event: IrregularityReported) -> BlackjackState:
     assert event.card is not None  # § 5xx.13(a): not used in the round, to the discard rack
-    return evolve(state, discarded=(*state.discarded, event.card))
+    return evolve(_taken(state, event.card), discarded=(*state.discarded, event.card))
 
 
 def _dealer_action(state: BlackjackState, event: Event) -> BlackjackState:

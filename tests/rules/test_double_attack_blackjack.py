@@ -256,6 +256,13 @@ def test_581_9_b_1_a_surrender_forfeits_half_of_each_wager():
           Decision(seat=1, choice="stand"), bet(1, 500, "INSURANCE")], "581.8(b)", None),
         ([opened(seats=(1,)), bet(1, 1_000), NoMoreBets(), player(1, "8c", "1")], "581.7(f)",
          "spot"),
+        ([opened(seats=(1,)), bet(1, 1_000), NoMoreBets(), dealer("Td", "1")], "581.3(a)",
+         "card"),
+        ([opened(seats=(1,)), bet(1, 1_000), *deal("As", "As", {1: "As As"}),
+          Decision(seat=1, choice="split", amount_cents=1_000), player(1, "As", "2"),
+          Decision(seat=1, hand=1, choice="stand"), player(1, "As", "2", hand=2),
+          Decision(seat=1, hand=2, choice="stand"), dealer("As", "3"), dealer("As", "4"),
+          dealer("As", "5")], "581.3(a)", "card"),
         ([opened(), bet(1, 1_000), bet(2, 1_000), *deal("6h", "9c", {1: "9c 2d", 2: "Kc 7d"}),
           Decision(seat=2, choice="stand")], "581.7(h)(2)", "seat"),
         ([opened(seats=(1,)), bet(1, 1_000), *deal("6h", "9c", {1: "9c 2d"}),
@@ -269,7 +276,8 @@ def test_581_9_b_1_a_surrender_forfeits_half_of_each_wager():
     ids=["double-attack-above-bet", "double-attack-after-the-players-cards",
          "bust-it-above-bet", "bust-it-after-no-more-bets", "bust-it-not-offered",
          "insurance-above-half", "insurance-without-an-ace", "insurance-after-a-decision",
-         "player-card-before-the-up-card", "decision-out-of-turn", "split-of-no-pair",
+         "player-card-before-the-up-card", "a-ten-in-a-spanish-batch", "a-ninth-ace-of-spades",
+         "decision-out-of-turn", "split-of-no-pair",
          "double-above-bet-and-attack", "second-chance-not-in-581"],
 )  # fmt: skip
 def test_what_chapter_581_forbids_is_refused_citing_its_section(events, section, field):
