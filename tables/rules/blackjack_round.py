@@ -57,6 +57,7 @@ from tables.rules.blackjack import (
     insurance_offered,
     is_blackjack_pair,
     peek_required,
+    verify_dealer_draw,
     verify_dealer_stand,
     verify_insurance,
 )
@@ -273,9 +274,13 @@ _READINGS: dict[str, tuple[Any, ...]] = {
 }
 
 
+_RULE_FIELDS = frozenset(field.name for field in dataclasses.fields(BlackjackRules))
+
+
 def _rules_with(rules: BlackjackRules, options: Mapping[str, Any]) -> BlackjackRules:
+    """The rule set's rules with the round's readings and Rules Submission choices."""
     changes = {name: type(getattr(rules, name))(value) for name, value in options.items()
-               if name in _READINGS}  # fmt: skip
+               if name in _RULE_FIELDS}  # fmt: skip
     return dataclasses.replace(rules, **changes) if changes else rules
 
 
@@ -659,8 +664,13 @@ def _outcome_open(state: BlackjackState) -> bool:
 def _dealer_draw(state: BlackjackState, card: Card) -> BlackjackState:
     rules = state.rules
     state = evolve(state, insurance_closed=True)
-    if dealer_must_draw(rules, state.dealer):
+    refusal = verify_dealer_draw(rules, state.dealer, outcome_open=_outcome_open(state))
+    if refusal is None:
         return evolve(state, dealer=(*state.dealer, card))
+    if dealer_must_draw(rules, state.dealer):
+        # § 590.7(m), § 591.7(p): no wager depends on the total, so the card changes nothing.
+        breach = Breach(0, "dealer", refusal.section, f"the dealer drew {card}: {refusal.reason}")
+        return evolve(state, dealer=(*state.dealer, card), breaches=(*state.breaches, breach))
     breach = Breach(0, "dealer", state.cite("dealer_draw_error"),
                     f"the dealer drew {card} on {described(state.dealer)}: the card goes to the "
                     "discard rack and is not part of the dealer's hand")  # fmt: skip
@@ -699,8 +709,19 @@ def _irregularity(state: BlackjackState, event: IrregularityReported) -> Blackja
     return evolve(_taken(state, event.card), discarded=(*state.discarded, event.card))
 
 
-def _dealer_action(state: BlackjackState, event: Event) -> BlackjackState:
-    state = _dealer_done(evolve(state, insurance_closed=True))
+def _closes_insurance(state: BlackjackState, event: Any) -> bool:
+    """Whether the dealer's action ends the Insurance Wagers: any but § 591.7(f)'s Blackjack,
+    paid before Insurance is offered."""
+    seat = state.seats.get(event.seat)
+    if not state.rules.blackjack_before_peek or seat is None or seat.hands is None:
+        return True
+    return not seat.hands.is_blackjack(seat.hands.hands[0])
+
+
+def _dealer_action(state: BlackjackState, event: Any) -> BlackjackState:
+    if _closes_insurance(state, event):
+        state = evolve(state, insurance_closed=True)
+    state = _dealer_done(state)  # once every hand is played, paying means the dealer stood
     return evolve(state, dealer_actions=(*state.dealer_actions, event))
 
 
@@ -799,7 +820,7 @@ def _returned(state: BlackjackState, seat: BlackjackSeat) -> list[WagerResult]:
 
 def _options_applied(state: BlackjackState) -> tuple[tuple[str, str], ...]:
     options = tuple((name, str(value)) for name, value in state.options.items()
-                    if name not in _READINGS)  # fmt: skip
+                    if name not in _RULE_FIELDS)  # fmt: skip
     return (("rounding", state.rounding.name), *state.rules.readings, *options)
 
 
