@@ -28,7 +28,7 @@ from tables.rules.blackjack import (
     INSURANCE,
     SPLIT,
 )
-from tables.rules.blackjack_round import (
+from tables.rules.blackjack_declaration import (
     DEALER_HOLE,
     DEALER_UP,
     SEATS,
@@ -36,8 +36,8 @@ from tables.rules.blackjack_round import (
     BlackjackRuleSet,
     SideWager,
     Window,
-    declare,
 )
+from tables.rules.blackjack_round import declare
 from tables.rules.blackjack_settlement import settle_bust_it
 from tables.rules.declaration import OptionSpec, WagerSpec
 

@@ -26,14 +26,14 @@ from tables.rules.blackjack import (
     SECOND_CHANCE,
     SPLIT,
 )
-from tables.rules.blackjack_round import (
+from tables.rules.blackjack_declaration import (
     DEALER_HOLE,
     DEALER_UP,
     SEATS,
     BlackjackGame,
     BlackjackRuleSet,
-    declare,
 )
+from tables.rules.blackjack_round import declare
 from tables.rules.declaration import OptionSpec, WagerSpec
 
 __all__ = ["GAME", "PA_591_2014"]

@@ -30,7 +30,7 @@ from tables.rules.blackjack import (
     PUSH_22,
     SPLIT,
 )
-from tables.rules.blackjack_round import (
+from tables.rules.blackjack_declaration import (
     DEALER_HOLE,
     DEALER_UP,
     SEATS,
@@ -38,8 +38,8 @@ from tables.rules.blackjack_round import (
     BlackjackRuleSet,
     SideWager,
     Window,
-    declare,
 )
+from tables.rules.blackjack_round import declare
 from tables.rules.blackjack_settlement import settle_push_22
 from tables.rules.declaration import OptionSpec, WagerSpec
 
