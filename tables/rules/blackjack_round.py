@@ -152,13 +152,15 @@ class BlackjackState(NamedTuple):
     #: The initial deal's cards in order: (recipient, seat, spot), fixed at "no more bets".
     slots: tuple[tuple[Recipient, int | None, str], ...] = ()
     dealt: int = 0
+    #: The seat deciding or taking a card (kept, not searched for on every event).
+    acting: int | None = None
     dealer: tuple[Card, ...] = ()
     hole_exposed: bool = False
     insurance_closed: bool = False
     #: Cards taken from the shoe that are in no hand (§ 5xx.13(a), (d)).
     discarded: tuple[Card, ...] = ()
-    #: How many of each card (by index) the round has taken from the shoe.
-    taken: tuple[int, ...] = (0,) * 52
+    #: How many of each card (by index) the batch holds that the round has not taken.
+    left: tuple[int, ...] = (0,) * 52
     breaches: tuple[Breach, ...] = ()
     dealer_actions: tuple[Event, ...] = ()
     void_section: str | None = None
@@ -190,11 +192,21 @@ _READINGS: dict[str, tuple[Any, ...]] = {
 _RULE_FIELDS = frozenset(field.name for field in dataclasses.fields(BlackjackRules))
 
 
-def _rules_with(rules: BlackjackRules, options: Mapping[str, Any]) -> BlackjackRules:
-    """The rule set's rules with the round's readings and Rules Submission choices."""
-    changes = {name: type(getattr(rules, name))(value) for name, value in options.items()
-               if name in _RULE_FIELDS}  # fmt: skip
-    return dataclasses.replace(rules, **changes) if changes else rules
+def _rules_with(ruleset: BlackjackRuleSet, options: Mapping[str, Any]) -> BlackjackRules:
+    """The rule set's rules with the round's readings and Rules Submission choices
+    (built once per rule set and choices: a table opens the same round after round)."""
+    rules = ruleset.rules
+    changes = tuple((name, type(getattr(rules, name))(value)) for name, value in options.items()
+                    if name in _RULE_FIELDS)  # fmt: skip
+    key = (ruleset.id, changes)
+    found = _RULES.get(key)
+    if found is None:
+        found = _RULES[key] = dataclasses.replace(rules, **dict(changes)) if changes else rules
+    return found
+
+
+_RULES: dict[tuple[str, tuple[tuple[str, Any], ...]], BlackjackRules] = {}
+_DECLARED: dict[str, dict[str, OptionSpec]] = {}
 
 
 def reading_options(rules: BlackjackRules) -> tuple[OptionSpec, ...]:
@@ -226,7 +238,10 @@ def open_round(
     if len(event.seats) > game.max_seats or max(event.seats, default=1) > game.max_seats:
         section = ruleset.section(game.sections["seated"])
         raise RuleViolation(section, f"no more than {game.max_seats} betting positions", "seats")
-    declared = {spec.name: spec for spec in (*game.options, *reading_options(ruleset.rules))}
+    declared = _DECLARED.get(ruleset.id)
+    if declared is None:
+        specs = (*game.options, *reading_options(ruleset.rules))
+        declared = _DECLARED[ruleset.id] = {spec.name: spec for spec in specs}
     options: dict[str, Any] = {}
     for name, spec in declared.items():
         value = event.option(name, spec.default)
@@ -240,9 +255,10 @@ def open_round(
             raise RuleViolation("round.opened", f"not an option of {game.name}", f"options.{name}")
     pairs = sorted(zip(event.seats, event.players, strict=True))
     seats = {number: BlackjackSeat(number, player) for number, player in pairs}
+    rules = _rules_with(ruleset, options)
     return BlackjackState(
-        game=game, ruleset=ruleset, rules=_rules_with(ruleset.rules, options), opened=event,
-        rounding=opening_rounding(event), options=options, phase=WAGERING, seats=seats,
+        game=game, ruleset=ruleset, rules=rules, opened=event, rounding=opening_rounding(event),
+        options=options, phase=WAGERING, seats=seats, left=_composition(rules),
     )  # fmt: skip
 
 
@@ -322,18 +338,24 @@ def _refuse_no_more_bets(state: BlackjackState, event: NoMoreBets) -> Refusal | 
 
 def to_act(state: BlackjackState) -> BlackjackSeat | None:
     """The seat whose hand decides or takes a card now (clockwise from the dealer's left)."""
+    return None if state.acting is None else state.seats[state.acting]
+
+
+def _next_acting(state: BlackjackState) -> int | None:
+    """The first seat from the one acting, clockwise, with a hand still to play."""
+    start = state.acting or 0
     for number in sorted(state.seats):
         seat = state.seats[number]
-        if seat.hands is not None and not seat.hands.finished:
-            return seat
+        if number >= start and seat.hands is not None and not seat.hands.finished:
+            return number
     return None
 
 
 def _refuse_card(state: BlackjackState, card: Card) -> Refusal | None:
     """§ 5xx.3(a): no round holds more of a card than the batch (a 10 of a Spanish batch)."""
-    held = _composition(state.rules)[card.index]
-    if state.taken[card.index] < held:
+    if state.left[card.index]:
         return None
+    held = _composition(state.rules)[card.index]
     why = "a Spanish batch holds no 10s (§ 581.4(b))" if held == 0 else (
         f"the batch holds {held} and all are in this round")  # fmt: skip
     return Refusal(state.section("3(a)"), f"{card} cannot come out of this shoe: {why}", "card")
@@ -494,7 +516,7 @@ def _with_seat(state: BlackjackState, seat: BlackjackSeat) -> BlackjackState:
 
 def _place(state: BlackjackState, event: WagerPlaced) -> BlackjackState:
     seat = state.seats[event.seat]
-    return _with_seat(state, seat._replace(wagers={**seat.wagers, event.wager: event.amount_cents}))
+    return _with_seat(state, evolve(seat, wagers={**seat.wagers, event.wager: event.amount_cents}))
 
 
 def _no_more_bets(state: BlackjackState, event: NoMoreBets) -> BlackjackState:
@@ -513,30 +535,30 @@ def _no_more_bets(state: BlackjackState, event: NoMoreBets) -> BlackjackState:
     return evolve(state, phase=DEALING, slots=tuple(slots))
 
 
-def _taken(state: BlackjackState, card: Card) -> BlackjackState:
-    index = card.index
-    taken = (*state.taken[:index], state.taken[index] + 1, *state.taken[index + 1 :])
-    return evolve(state, taken=taken)
+def _left(state: BlackjackState, card: Card) -> tuple[int, ...]:
+    index, left = card.index, state.left
+    return (*left[:index], left[index] - 1, *left[index + 1 :])
 
 
 def _deal(state: BlackjackState, event: CardDealt) -> BlackjackState:
     card = event.card
-    state = _taken(state, card)
+    left = _left(state, card)
     if state.phase == DEALING:
+        dealt = state.dealt + 1
         if event.recipient is Recipient.DEALER:
-            state = evolve(state, dealer=(*state.dealer, card))
+            state = evolve(state, left=left, dealt=dealt, dealer=(*state.dealer, card))
         else:
             assert event.seat is not None
             seat = state.seats[event.seat]
-            state = _with_seat(state, seat._replace(cards=(*seat.cards, card)))
-        state = evolve(state, dealt=state.dealt + 1)
-        return _after_deal(state) if state.dealt == len(state.slots) else state
+            seats = {**state.seats, seat.seat: evolve(seat, cards=(*seat.cards, card))}
+            state = evolve(state, left=left, dealt=dealt, seats=seats)
+        return _after_deal(state) if dealt == len(state.slots) else state
     if state.phase == PLAY:
         acting = to_act(state)
         assert acting is not None and acting.hands is not None
-        state = _with_seat(state, acting._replace(hands=acting.hands.card(card)))
-        return _after_play(state)
-    return _dealer_draw(state, card)
+        seats = {**state.seats, acting.seat: evolve(acting, hands=acting.hands.card(card))}
+        return _after_play(evolve(state, left=left, seats=seats))
+    return _dealer_draw(evolve(state, left=left), card)
 
 
 def _after_deal(state: BlackjackState) -> BlackjackState:
@@ -563,7 +585,12 @@ def _after_deal(state: BlackjackState) -> BlackjackState:
 
 
 def _after_play(state: BlackjackState) -> BlackjackState:
-    return evolve(state, phase=DEALER) if to_act(state) is None else state
+    acting = state.acting
+    if acting is not None and not state.seats[acting].hands.finished:  # type: ignore[union-attr]
+        return state
+    acting = _next_acting(state)
+    return evolve(state, phase=DEALER, acting=None) if acting is None else evolve(
+        state, acting=acting)  # fmt: skip
 
 
 def _outcome_open(state: BlackjackState) -> bool:
@@ -609,8 +636,8 @@ def _decision(state: BlackjackState, event: Decision) -> BlackjackState:
     seat = to_act(state)
     assert seat is not None and seat.hands is not None
     hands = _DECISIONS[event.choice][1](seat.hands, event.amount_cents or 0)
-    state = evolve(_with_seat(state, seat._replace(hands=hands)), insurance_closed=True)
-    return _after_play(state)
+    seats = {**state.seats, seat.seat: evolve(seat, hands=hands)}
+    return _after_play(evolve(state, seats=seats, insurance_closed=True))
 
 
 def _expose(state: BlackjackState, event: CardExposed) -> BlackjackState:
@@ -619,7 +646,7 @@ def _expose(state: BlackjackState, event: CardExposed) -> BlackjackState:
 
 def _irregularity(state: BlackjackState, event: IrregularityReported) -> BlackjackState:
     assert event.card is not None  # § 5xx.13(a): not used in the round, to the discard rack
-    return evolve(_taken(state, event.card), discarded=(*state.discarded, event.card))
+    return evolve(state, left=_left(state, event.card), discarded=(*state.discarded, event.card))
 
 
 def _closes_insurance(state: BlackjackState, event: Any) -> bool:
