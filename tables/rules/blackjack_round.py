@@ -58,6 +58,7 @@ from tables.rules.blackjack import (
     verify_dealer_draw,
     verify_dealer_stand,
     verify_insurance,
+    verify_reader_use,
 )
 from tables.rules.blackjack_declaration import (
     DEALER_HOLE,
@@ -454,7 +455,21 @@ def _refuse_expose(state: BlackjackState, event: CardExposed) -> Refusal | None:
     return None
 
 
+#: The hole card went into the card reader for an up card that needs no peek, and the
+#: reader did (``_SEEN``) or did not let a player learn it (§ 581.13(h), § 590.13(i),
+#: § 591.13(i)).
+READER_MISUSED, READER_MISUSED_SEEN = "HOLE_CARD_READ_UNASKED", "HOLE_CARD_READ_UNASKED_SEEN"
+
+
 def _refuse_irregularity(state: BlackjackState, event: IrregularityReported) -> Refusal | None:
+    if event.kind in (READER_MISUSED, READER_MISUSED_SEEN):
+        if len(state.dealer) < 2 or state.phase in (SETTLEMENT, CLOSED):
+            return _refusal(state, "irregularities", "the hole card is in the reader only "
+                            "between the deal and the dealer's play", "kind")  # fmt: skip
+        if peek_required(state.rules, state.dealer[0]):
+            return Refusal(state.rules.section("peek"), f"a {state.dealer[0]} up card needs the "
+                           "reader: no irregularity", "kind")  # fmt: skip
+        return None
     if event.kind != IrregularityKind.CARD_FACE_UP_IN_DECK or event.card is None:
         return _refusal(state, "irregularities", f"{event.kind} is not reported this way here",
                         "kind")  # fmt: skip
@@ -645,6 +660,16 @@ def _expose(state: BlackjackState, event: CardExposed) -> BlackjackState:
 
 
 def _irregularity(state: BlackjackState, event: IrregularityReported) -> BlackjackState:
+    if event.kind in (READER_MISUSED, READER_MISUSED_SEEN):
+        up = state.dealer[0]
+        dead = verify_reader_use(state.rules, up, players_could_learn=event.kind == (
+            READER_MISUSED_SEEN))  # fmt: skip
+        if dead is not None:  # § 581.13(h)(1): all hands dead, every wager returned
+            return evolve(state, phase=VOIDED, void_section=dead.section, void_reason=dead.reason)
+        number = "13(h)(2)" if state.rules.chapter == "581" else "13(i)"
+        breach = Breach(0, "dealer", state.section(number), f"the hole card went into the "
+                        f"reader for a {up} up card; play continues")  # fmt: skip
+        return evolve(state, breaches=(*state.breaches, breach))
     assert event.card is not None  # § 5xx.13(a): not used in the round, to the discard rack
     return evolve(state, left=_left(state, event.card), discarded=(*state.discarded, event.card))
 

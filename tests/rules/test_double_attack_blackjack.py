@@ -411,3 +411,32 @@ def test_wager_returned_after_a_void_is_no_finding():
     result = replay(events)
     assert result.findings == ()
     assert [line.outcome for line in result.settlement.lines] == [Outcome.RETURNED]
+
+
+@pytest.mark.parametrize(
+    ("chapter_events", "kind", "voided", "section"),
+    [("581", "HOLE_CARD_READ_UNASKED_SEEN", True, "581.13(h)(1)"),
+     ("581", "HOLE_CARD_READ_UNASKED", False, "581.13(h)(2)")],
+)  # fmt: skip
+def test_581_13_h_the_hole_card_read_for_a_6_up_card(chapter_events, kind, voided, section):
+    """§ 581.13(h): all hands dead if the reader let a player learn the hole card, else play on."""
+    events = [opened(seats=(1,)), bet(1, 1_000), bet(1, 500, "BUST_IT"),
+              *deal("6h", "9c", {1: "9d 8d"}, attack={1: 500}),
+              IrregularityReported(kind=kind)]  # fmt: skip
+    result = replay(events)
+    assert result.settlement.voided is voided
+    if voided:
+        assert [(line.wager, line.outcome, line.section) for line in result.settlement.lines] == [
+            ("BUST_IT", Outcome.RETURNED, section), ("BET", Outcome.RETURNED, section),
+            ("DOUBLE_ATTACK", Outcome.RETURNED, section)]
+    else:
+        assert [(f.kind, f.section) for f in result.findings] == [
+            (FindingKind.DEALER_PROCEDURE, section)]
+        assert engine.apply(result.final_state, Decision(seat=1, choice="stand")).phase == "dealer"
+
+
+def test_581_7_g_the_reader_on_a_king_is_no_irregularity():
+    events = [opened(seats=(1,)), bet(1, 1_000), *deal("Kh", "9c", {1: "9d 8d"})]
+    with pytest.raises(RuleViolation) as refused:
+        engine.apply(state_after(events), IrregularityReported(kind="HOLE_CARD_READ_UNASKED"))
+    assert refused.value.section == "581.7(g)"

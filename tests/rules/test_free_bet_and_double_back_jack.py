@@ -215,3 +215,16 @@ def test_5xx_3_a_a_sixth_ace_of_spades_is_refused_in_a_five_deck_round(chapter):
     assert refusal(events) == (f"{chapter}.3(a)", "card")
     six_decks = [opened(chapter, seats=(1, 2, 3)), *events[1:]]
     assert replay(six_decks).final_state.dealer == (Card.parse("As"), Card.parse("As"))
+
+
+@pytest.mark.parametrize("chapter", ["590", "591"])
+def test_5xx_13_i_the_hole_card_read_for_a_6_up_card_lets_play_continue(chapter):
+    """§ 590.13(i), § 591.13(i): play continues even if a player could learn the hole card."""
+    from tables.rules.events import IrregularityReported
+
+    events = [opened(chapter), bet(1, 1_000), *deal("6h", "9c", {1: "9d 8d"}),
+              IrregularityReported(kind="HOLE_CARD_READ_UNASKED_SEEN")]  # fmt: skip
+    result = replay(events)
+    assert not result.settlement.voided
+    assert [(f.kind, f.section) for f in result.findings] == [
+        (FindingKind.DEALER_PROCEDURE, f"{chapter}.13(i)")]
