@@ -228,3 +228,14 @@ def test_5xx_13_i_the_hole_card_read_for_a_6_up_card_lets_play_continue(chapter)
     assert not result.settlement.voided
     assert [(f.kind, f.section) for f in result.findings] == [
         (FindingKind.DEALER_PROCEDURE, f"{chapter}.13(i)")]
+
+
+@pytest.mark.parametrize("chapter", ["590", "591"])
+def test_the_temporary_chapter_is_not_in_force_after_its_rescission(chapter):
+    """46 Pa.B. 5540 rescinded temporary Chapters 590 and 591 from 2016-08-27."""
+    import dataclasses
+
+    late = dataclasses.replace(opened(chapter), gaming_day=datetime.date(2016, 8, 27))
+    with pytest.raises(RuleViolation) as refused:
+        engine.open_round(late)
+    assert (refused.value.section, refused.value.field) == (chapter, "gaming_day")

@@ -44,6 +44,8 @@ PA_591_2014 = BlackjackRuleSet(
     jurisdiction="PA",
     chapter="591",
     effective_from=datetime.date(2014, 10, 25),
+    # 46 Pa.B. 5540 rescinded the temporary chapter from 2016-08-27 (as Lunar Poker's 589).
+    effective_to=datetime.date(2016, 8, 26),
     rules=DOUBLE_BACK_JACK_591,
     notes=("§ 591.3(a): the number of decks is the Rules Submission's; six unless it says",),
 )

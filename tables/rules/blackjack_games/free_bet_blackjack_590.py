@@ -51,6 +51,8 @@ PA_590_2014 = BlackjackRuleSet(
     jurisdiction="PA",
     chapter="590",
     effective_from=datetime.date(2014, 10, 25),
+    # 46 Pa.B. 5540 rescinded the temporary chapter from 2016-08-27 (as Lunar Poker's 589).
+    effective_to=datetime.date(2016, 8, 26),
     rules=FREE_BET_590,
     notes=("§ 590.3(a): the number of decks is the Rules Submission's; six unless it says",),
 )
