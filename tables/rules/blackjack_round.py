@@ -137,6 +137,8 @@ class BlackjackSeat(NamedTuple):
     wagers: Mapping[str, int] = {}
     cards: tuple[Card, ...] = ()
     hands: SeatHands | None = None
+    #: No card reached the hand in the deal: it is dead, its wagers returned (§ 581.13(f)).
+    dead: bool = False
 
 
 class BlackjackState(NamedTuple):
@@ -459,9 +461,17 @@ def _refuse_expose(state: BlackjackState, event: CardExposed) -> Refusal | None:
 #: reader did (``_SEEN``) or did not let a player learn it (§ 581.13(h), § 590.13(i),
 #: § 591.13(i)).
 READER_MISUSED, READER_MISUSED_SEEN = "HOLE_CARD_READ_UNASKED", "HOLE_CARD_READ_UNASKED_SEEN"
+#: The dealer passed over the next card of the deal to ``seat`` (§ 581.13(f), § 5xx.13(g)).
+CARD_NOT_DEALT = "CARD_NOT_DEALT"
 
 
 def _refuse_irregularity(state: BlackjackState, event: IrregularityReported) -> Refusal | None:
+    if event.kind == CARD_NOT_DEALT:
+        slot = state.slots[state.dealt] if state.phase == DEALING else None
+        if slot is None or slot[0] is not Recipient.PLAYER or slot[1] != event.seat:
+            return _refusal(state, "card_missed", "only the seat whose card of the deal is next "
+                            "can be passed over", "seat")  # fmt: skip
+        return None
     if event.kind in (READER_MISUSED, READER_MISUSED_SEEN):
         if len(state.dealer) < 2 or state.phase in (SETTLEMENT, CLOSED):
             return _refusal(state, "irregularities", "the hole card is in the reader only "
@@ -612,7 +622,7 @@ def _outcome_open(state: BlackjackState) -> bool:
     needs = {side.name for side in state.game.side_wagers if side.settle is not None}
     return any(
         (seat.hands is not None and seat.hands.awaits_dealer) or bool(needs & set(seat.wagers))
-        for seat in state.seats.values()
+        for seat in state.seats.values() if not seat.dead
     )
 
 
@@ -659,7 +669,27 @@ def _expose(state: BlackjackState, event: CardExposed) -> BlackjackState:
     return evolve(state, hole_exposed=True, insurance_closed=True)
 
 
+def _passed_over(state: BlackjackState, number: int) -> BlackjackState:
+    """No card to the hand: dead, in the next deal; its second card: dealt after the others'."""
+    done, rest = state.slots[: state.dealt], state.slots[state.dealt :]
+    seat = state.seats[number]
+    if not seat.cards:
+        kept = tuple(slot for slot in rest if slot[1] != number)
+        state = evolve(state, slots=done + kept)
+        return _with_seat(state, evolve(seat, dead=True))
+    # At the player's option (the only one the chapter offers): after every other player's
+    # second card, before the dealer's hole card.
+    missed, later = rest[0], rest[1:]
+    last = max((index for index, slot in enumerate(later) if slot[0] is Recipient.PLAYER),
+               default=-1)  # fmt: skip
+    moved = (*later[: last + 1], missed, *later[last + 1 :])
+    return evolve(state, slots=done + moved)
+
+
 def _irregularity(state: BlackjackState, event: IrregularityReported) -> BlackjackState:
+    if event.kind == CARD_NOT_DEALT:
+        assert event.seat is not None
+        return _passed_over(state, event.seat)
     if event.kind in (READER_MISUSED, READER_MISUSED_SEEN):
         up = state.dealer[0]
         dead = verify_reader_use(state.rules, up, players_could_learn=event.kind == (
@@ -768,7 +798,7 @@ def _seat_results(state: BlackjackState, seat: BlackjackSeat) -> list[WagerResul
     return results
 
 
-def _returned(state: BlackjackState, seat: BlackjackSeat) -> list[WagerResult]:
+def _returned(state: BlackjackState, seat: BlackjackSeat, section: str) -> list[WagerResult]:
     stakes: list[tuple[int, str, int]] = []
     if seat.hands is None:
         stakes = [(0, name, amount) for name, amount in seat.wagers.items()]
@@ -778,7 +808,6 @@ def _returned(state: BlackjackState, seat: BlackjackSeat) -> list[WagerResult]:
                   if name not in hand_wagers]  # fmt: skip
         stakes += [(number, name, amount) for number, hand in enumerate(seat.hands.hands, 1)
                    for name, amount in hand.stakes]  # fmt: skip
-    section = state.void_section or state.cite("void")
     return [WagerResult(hand=hand, wager=name, stake_cents=amount, outcome=Outcome.RETURNED,
                         section=section) for hand, name, amount in stakes]  # fmt: skip
 
@@ -804,7 +833,11 @@ def required_settlement(state: BlackjackState) -> Settlement:
     if complete:
         for number in sorted(state.seats, reverse=True):
             seat = state.seats[number]
-            results = _returned(state, seat) if voided else _seat_results(state, seat)
+            if voided or seat.dead:
+                section = state.void_section if voided else state.cite("card_missed")
+                results = _returned(state, seat, section or state.cite("void"))
+            else:
+                results = _seat_results(state, seat)
             lines.extend(_line(seat, result) for result in results)
     notes = tuple(f"{breach.section}: {breach.reason}" for breach in state.breaches)
     return Settlement(

@@ -440,3 +440,37 @@ def test_581_7_g_the_reader_on_a_king_is_no_irregularity():
     with pytest.raises(RuleViolation) as refused:
         engine.apply(state_after(events), IrregularityReported(kind="HOLE_CARD_READ_UNASKED"))
     assert refused.value.section == "581.7(g)"
+
+
+def test_581_13_f_a_hand_dealt_no_card_is_dead_and_its_wagers_returned():
+    """§ 581.13(f): the hand is dead (the player is in the next deal); the others play on."""
+    events = [opened(), bet(1, 1_000), bet(1, 500, "BUST_IT"), bet(2, 1_000), NoMoreBets(),
+              dealer("6h", "1"), IrregularityReported(kind="CARD_NOT_DEALT", seat=1),
+              player(2, "9c", "1"), player(2, "8c", "2"), dealer("9d", "2", face_up=False),
+              Decision(seat=2, choice="stand"), dealer("Ks", "3")]  # fmt: skip
+    assert lines(events) == [
+        (2, 1, "BET", "win", 1_000, "581.7(o)(1)(i)"),
+        (1, 1, "BET", "returned", 1_000, "581.13(f)"),
+        (1, 1, "BUST_IT", "returned", 500, "581.13(f)"),
+    ]
+
+
+def test_581_13_f_a_missed_second_card_comes_after_the_other_players_second_cards():
+    events = [opened(), bet(1, 1_000), bet(2, 1_000), NoMoreBets(), dealer("6h", "1"),
+              player(1, "9c", "1"), player(2, "8c", "1"),
+              IrregularityReported(kind="CARD_NOT_DEALT", seat=1),
+              player(2, "7c", "2")]  # fmt: skip
+    state = state_after(events)
+    with pytest.raises(RuleViolation) as refused:
+        engine.apply(state, dealer("9d", "2", face_up=False))
+    assert refused.value.section == "581.7(f)"
+    state = engine.apply(state, player(1, "Kc", "2"))
+    state = engine.apply(state, dealer("9d", "2", face_up=False))
+    assert state.phase == "decisions" and state.seats[1].hands is not None
+
+
+def test_581_13_f_only_the_seat_whose_card_is_next_can_be_passed_over():
+    events = [opened(), bet(1, 1_000), bet(2, 1_000), NoMoreBets(), dealer("6h", "1")]
+    with pytest.raises(RuleViolation) as refused:
+        engine.apply(state_after(events), IrregularityReported(kind="CARD_NOT_DEALT", seat=2))
+    assert (refused.value.section, refused.value.field) == ("581.13(f)", "seat")

@@ -110,7 +110,7 @@ def test_590_7_m_a_dealer_who_draws_when_no_wager_depends_on_it_is_a_finding():
     """§ 590.7(m): every hand busted, no Push 22: the dealer draws no more."""
     busted = [opened("590"), bet(1, 1_000), *deal("6h", "6d", {1: "Tc 6c"}),
               Decision(seat=1, choice="hit"), card("Kd", 1, "3"),
-              card("5s", None, "3")]  # fmt: skip
+              card("Ks", None, "3")]  # fmt: skip
 
     def procedure(events: list[Event]) -> list[str]:
         return [f.section for f in replay(events).findings
@@ -239,3 +239,19 @@ def test_the_temporary_chapter_is_not_in_force_after_its_rescission(chapter):
     with pytest.raises(RuleViolation) as refused:
         engine.open_round(late)
     assert (refused.value.section, refused.value.field) == (chapter, "gaming_day")
+
+
+def test_590_13_g_a_hand_dealt_no_card_is_dead_and_its_push_22_returned():
+    from tables.rules.events import IrregularityReported
+
+    events = [opened("590", seats=(1, 2)), bet(1, 1_000), bet(1, 500, "PUSH_22"), bet(2, 1_000),
+              NoMoreBets(), IrregularityReported(kind="CARD_NOT_DEALT", seat=1),
+              card("9c", 2, "1"), card("6h", None, "1"), card("8c", 2, "2"),
+              card("9d", None, "2"), Decision(seat=2, choice="stand"),
+              card("Ks", None, "3")]  # fmt: skip
+    assert [(seat, wager, outcome, section) for seat, _, wager, outcome, _, section
+            in lines(events)] == [
+        (2, "BLACKJACK", "win", "590.7(o)"),
+        (1, "BLACKJACK", "returned", "590.13(g)"),
+        (1, "PUSH_22", "returned", "590.13(g)"),
+    ]  # fmt: skip
