@@ -788,8 +788,11 @@ def _seat_results(state: BlackjackState, seat: BlackjackSeat) -> list[WagerResul
         try:
             results.append(side.settle(rules, stake, dealer, rounding))
         except ValueError as undecided:  # the dealer stood before the card that decides it
+            # § 581.7(m)(2): the third card was never drawn; the wager is returned undecided
+            # (the chapter names no remedy) and the dealer's stand is a finding.
+            key = "dealer_third_card" if "dealer_third_card" in rules.sections else "dealer_draw"
             results.append(WagerResult(hand=0, wager=side.name, stake_cents=stake,
-                                       outcome=Outcome.RETURNED, section=state.cite("void"),
+                                       outcome=Outcome.RETURNED, section=rules.section(key),
                                        readings=(("undecided", str(undecided)),)))  # fmt: skip
     if INSURANCE in seat.wagers:
         results.append(settle_insurance(rules, seat.wagers[INSURANCE], dealer[1], rounding))

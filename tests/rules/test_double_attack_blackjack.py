@@ -195,7 +195,7 @@ def test_581_7_m_2_a_dealer_standing_on_two_cards_under_17_skips_the_bust_it_car
     result = replay(events)
     assert ("581.7(m)(2)", FindingKind.DEALER_PROCEDURE) in {
         (f.section, f.kind) for f in result.findings}
-    assert lines(events)[0][2:4] == ("BUST_IT", "returned")
+    assert lines(events)[0][2:4] + lines(events)[0][5:] == ("BUST_IT", "returned", "581.7(m)(2)")
 
 
 def test_581_13_d_a_card_drawn_on_17_goes_to_the_discard_rack():
