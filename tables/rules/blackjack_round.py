@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from tables.rules.blackjack import (
     INSURANCE,
@@ -58,7 +58,6 @@ from tables.rules.blackjack import (
     verify_dealer_draw,
     verify_dealer_stand,
     verify_insurance,
-    verify_reader_use,
 )
 from tables.rules.blackjack_declaration import (
     DEALER_HOLE,
@@ -68,7 +67,25 @@ from tables.rules.blackjack_declaration import (
     Window,
 )
 from tables.rules.blackjack_hands import SeatHands
+from tables.rules.blackjack_irregularities import irregularity, refuse_irregularity
 from tables.rules.blackjack_settlement import WagerResult, settle_insurance, settle_seat
+from tables.rules.blackjack_state import (
+    CLOSED,
+    DEALER,
+    DEALING,
+    PLAY,
+    SETTLEMENT,
+    VOIDED,
+    WAGERING,
+    BlackjackSeat,
+    BlackjackState,
+    Breach,
+    chapter_refusal,
+    composition,
+    left_after,
+    refuse_card,
+    with_seat,
+)
 from tables.rules.cards import Card
 from tables.rules.declaration import OptionSpec
 from tables.rules.engine import (
@@ -89,7 +106,6 @@ from tables.rules.events import (
     DealingMethod,
     Decision,
     Event,
-    IrregularityKind,
     IrregularityReported,
     NoMoreBets,
     Recipient,
@@ -100,12 +116,8 @@ from tables.rules.events import (
     WagerReturned,
 )
 from tables.rules.games._shared import opening_rounding
-from tables.rules.money import RoundingPolicy
 
 __all__ = [
-    "Breach",
-    "BlackjackSeat",
-    "BlackjackState",
     "declare",
     "open_round",
     "verify",
@@ -114,74 +126,6 @@ __all__ = [
     "required_settlement",
     "to_act",
 ]
-
-WAGERING, DEALING, PLAY, DEALER, SETTLEMENT = (
-    "wagering", "dealing", "decisions", "dealer", "settlement")  # fmt: skip
-VOIDED, CLOSED = "voided", "closed"
-
-
-class Breach(NamedTuple):
-    """Something the dealer did that the rules forbid, found by replay (no money moved by it)."""
-
-    seat: int
-    subject: str
-    section: str
-    reason: str
-
-
-class BlackjackSeat(NamedTuple):
-    """A betting position: its wagers before the hands form, its first cards, then its hands."""
-
-    seat: int
-    player: str
-    wagers: Mapping[str, int] = {}
-    cards: tuple[Card, ...] = ()
-    hands: SeatHands | None = None
-    #: No card reached the hand in the deal: it is dead, its wagers returned (§ 581.13(f)).
-    dead: bool = False
-
-
-class BlackjackState(NamedTuple):
-    """One blackjack round: the seats, the dealer's cards, the phase and what replay found."""
-
-    game: BlackjackGame
-    ruleset: BlackjackRuleSet
-    rules: BlackjackRules
-    opened: RoundOpened
-    rounding: RoundingPolicy
-    options: Mapping[str, Any]
-    phase: str
-    seats: Mapping[int, BlackjackSeat]
-    #: The initial deal's cards in order: (recipient, seat, spot), fixed at "no more bets".
-    slots: tuple[tuple[Recipient, int | None, str], ...] = ()
-    dealt: int = 0
-    #: The seat deciding or taking a card (kept, not searched for on every event).
-    acting: int | None = None
-    dealer: tuple[Card, ...] = ()
-    hole_exposed: bool = False
-    insurance_closed: bool = False
-    #: Cards taken from the shoe that are in no hand (§ 5xx.13(a), (d)).
-    discarded: tuple[Card, ...] = ()
-    #: How many of each card (by index) the batch holds that the round has not taken.
-    left: tuple[int, ...] = (0,) * 52
-    breaches: tuple[Breach, ...] = ()
-    dealer_actions: tuple[Event, ...] = ()
-    void_section: str | None = None
-    void_reason: str | None = None
-
-    def section(self, number: str) -> str:
-        """Cite ``number`` in this round's chapter."""
-        return self.ruleset.section(number)
-
-    def cite(self, key: str) -> str:
-        """Cite the section the game names for the check ``key``."""
-        return self.section(self.game.sections[key])
-
-    @property
-    def up_card(self) -> Card | None:
-        """The dealer's first card, once dealt."""
-        return self.dealer[0] if self.dealer else None
-
 
 # ------------------------------------------------------------------ opening
 
@@ -261,15 +205,11 @@ def open_round(
     rules = _rules_with(ruleset, options)
     return BlackjackState(
         game=game, ruleset=ruleset, rules=rules, opened=event, rounding=opening_rounding(event),
-        options=options, phase=WAGERING, seats=seats, left=_composition(rules),
+        options=options, phase=WAGERING, seats=seats, left=composition(rules),
     )  # fmt: skip
 
 
 # ------------------------------------------------------------- verification
-
-
-def _refusal(state: BlackjackState, key: str, reason: str, field: str | None = None) -> Refusal:
-    return Refusal(state.cite(key), reason, field)
 
 
 def _window_open(state: BlackjackState, window: Window) -> bool:
@@ -293,11 +233,11 @@ def _window_of(state: BlackjackState, name: str) -> Window:
 def _refuse_wager(state: BlackjackState, event: WagerPlaced) -> Refusal | None:
     seat = state.seats.get(event.seat)
     if seat is None:
-        return _refusal(state, "seated", "only seated players may wager", "seat")
+        return chapter_refusal(state, "seated", "only seated players may wager", "seat")
     spec = state.game.wager(event.wager)
     if spec is None or spec.by_choice:
-        return _refusal(state, "wagers", f"{event.wager} is not a wager placed on the layout",
-                        "wager")  # fmt: skip
+        return chapter_refusal(state, "wagers",
+                               f"{event.wager} is not a wager placed on the layout", "wager")
     side = next((item for item in state.game.side_wagers if item.name == event.wager), None)
     if side is not None and side.offered_option and not state.options.get(side.offered_option):
         return Refusal(state.section(spec.section), f"the {spec.label} is not offered at this "
@@ -333,9 +273,9 @@ def _refuse_wager(state: BlackjackState, event: WagerPlaced) -> Refusal | None:
 
 def _refuse_no_more_bets(state: BlackjackState, event: NoMoreBets) -> Refusal | None:
     if state.phase != WAGERING:
-        return _refusal(state, "after_no_more_bets", "no more bets was already called")
+        return chapter_refusal(state, "after_no_more_bets", "no more bets was already called")
     if not any(state.rules.main_wager in seat.wagers for seat in state.seats.values()):
-        return _refusal(state, "wagers", f"no seat placed a {state.rules.main_wager}")
+        return chapter_refusal(state, "wagers", f"no seat placed a {state.rules.main_wager}")
     return None
 
 
@@ -354,29 +294,8 @@ def _next_acting(state: BlackjackState) -> int | None:
     return None
 
 
-def _refuse_card(state: BlackjackState, card: Card) -> Refusal | None:
-    """§ 5xx.3(a): no round holds more of a card than the batch (a 10 of a Spanish batch)."""
-    if state.left[card.index]:
-        return None
-    held = _composition(state.rules)[card.index]
-    why = "a Spanish batch holds no 10s (§ 581.4(b))" if held == 0 else (
-        f"the batch holds {held} and all are in this round")  # fmt: skip
-    return Refusal(state.section("3(a)"), f"{card} cannot come out of this shoe: {why}", "card")
-
-
-_COMPOSITIONS: dict[tuple[str, int, bool], tuple[int, ...]] = {}
-
-
-def _composition(rules: BlackjackRules) -> tuple[int, ...]:
-    key = (rules.chapter, rules.decks, rules.two_batches)
-    found = _COMPOSITIONS.get(key)
-    if found is None:
-        found = _COMPOSITIONS[key] = rules.shoe().composition
-    return found
-
-
 def _refuse_deal(state: BlackjackState, event: CardDealt) -> Refusal | None:
-    refusal = _refuse_card(state, event.card)
+    refusal = refuse_card(state, event.card)
     if refusal is not None:
         return refusal
     if state.phase == DEALING:
@@ -384,14 +303,14 @@ def _refuse_deal(state: BlackjackState, event: CardDealt) -> Refusal | None:
         if (event.recipient, event.seat, event.spot) != expected:
             recipient, seat, spot = expected
             whom = "the dealer" if seat is None else f"seat {seat}"
-            return _refusal(state, "deal", f"the next card of the deal is {whom}'s card {spot}",
-                            "spot")  # fmt: skip
+            return chapter_refusal(state, "deal",
+                                   f"the next card of the deal is {whom}'s card {spot}", "spot")
         return None
     if state.phase == PLAY:
         acting = to_act(state)
         assert acting is not None and acting.hands is not None
         if event.recipient is not Recipient.PLAYER or event.seat != acting.seat:
-            return _refusal(state, "deal", f"seat {acting.seat} is being dealt to", "seat")
+            return chapter_refusal(state, "deal", f"seat {acting.seat} is being dealt to", "seat")
         hands = acting.hands
         refusal = hands.verify_card()
         if refusal is not None:
@@ -400,18 +319,18 @@ def _refuse_deal(state: BlackjackState, event: CardDealt) -> Refusal | None:
             return Refusal(state.rules.section("decisions"),
                            f"hand {hands.active + 1} is being completed", "hand")  # fmt: skip
         if event.spot != str(len(hands.hand.cards) + 1):
-            return _refusal(state, "deal", f"the hand's next card is card "
+            return chapter_refusal(state, "deal", f"the hand's next card is card "
                             f"{len(hands.hand.cards) + 1}", "spot")  # fmt: skip
         return None
     if state.phase == DEALER:
         if event.recipient is not Recipient.DEALER:
-            return _refusal(state, "deal", "every player's hand is complete: the dealer draws",
-                            "recipient")  # fmt: skip
+            return chapter_refusal(state, "deal",
+                                   "every player's hand is complete: the dealer draws", "recipient")
         if event.spot != str(len(state.dealer) + 1):
-            return _refusal(state, "deal",
+            return chapter_refusal(state, "deal",
                             f"the dealer's next card is card {len(state.dealer) + 1}", "spot")
         return None
-    return _refusal(state, "deal", f"no card is dealt during {state.phase}")
+    return chapter_refusal(state, "deal", f"no card is dealt during {state.phase}")
 
 
 def _refuse_decision(state: BlackjackState, event: Decision) -> Refusal | None:
@@ -447,56 +366,25 @@ _DECISIONS: dict[str, tuple[Callable[[SeatHands, int], Refusal | None],
 
 def _refuse_expose(state: BlackjackState, event: CardExposed) -> Refusal | None:
     if event.recipient is not Recipient.DEALER or event.spot != "2":
-        return _refusal(state, "deal", "only the dealer's hole card is turned; the rest are dealt "
-                        "face up", "spot")  # fmt: skip
+        return chapter_refusal(state, "deal", "only the dealer's hole card is turned; the rest "
+                               "are dealt face up", "spot")  # fmt: skip
     if state.phase not in (DEALER, SETTLEMENT) or state.hole_exposed:
-        return _refusal(state, "deal", "the hole card is turned once, after the players' "
+        return chapter_refusal(state, "deal", "the hole card is turned once, after the players' "
                         "decisions", "spot")  # fmt: skip
     if event.card is not None and event.card != state.dealer[1]:
-        return _refusal(state, "deal", f"the hole card is {state.dealer[1]}", "card")
+        return chapter_refusal(state, "deal", f"the hole card is {state.dealer[1]}", "card")
     return None
-
-
-#: The hole card went into the card reader for an up card that needs no peek, and the
-#: reader did (``_SEEN``) or did not let a player learn it (§ 581.13(h), § 590.13(i),
-#: § 591.13(i)).
-READER_MISUSED, READER_MISUSED_SEEN = "HOLE_CARD_READ_UNASKED", "HOLE_CARD_READ_UNASKED_SEEN"
-#: The dealer passed over the next card of the deal to ``seat`` (§ 581.13(f), § 5xx.13(g)).
-CARD_NOT_DEALT = "CARD_NOT_DEALT"
-
-
-def _refuse_irregularity(state: BlackjackState, event: IrregularityReported) -> Refusal | None:
-    if event.kind == CARD_NOT_DEALT:
-        slot = state.slots[state.dealt] if state.phase == DEALING else None
-        if slot is None or slot[0] is not Recipient.PLAYER or slot[1] != event.seat:
-            return _refusal(state, "card_missed", "only the seat whose card of the deal is next "
-                            "can be passed over", "seat")  # fmt: skip
-        return None
-    if event.kind in (READER_MISUSED, READER_MISUSED_SEEN):
-        if len(state.dealer) < 2 or state.phase in (SETTLEMENT, CLOSED):
-            return _refusal(state, "irregularities", "the hole card is in the reader only "
-                            "between the deal and the dealer's play", "kind")  # fmt: skip
-        if peek_required(state.rules, state.dealer[0]):
-            return Refusal(state.rules.section("peek"), f"a {state.dealer[0]} up card needs the "
-                           "reader: no irregularity", "kind")  # fmt: skip
-        return None
-    if event.kind != IrregularityKind.CARD_FACE_UP_IN_DECK or event.card is None:
-        return _refusal(state, "irregularities", f"{event.kind} is not reported this way here",
-                        "kind")  # fmt: skip
-    if state.phase in (WAGERING, CLOSED):
-        return _refusal(state, "irregularities", "no card is drawn outside the deal", "kind")
-    return _refuse_card(state, event.card)
 
 
 def _refuse_dealer_action(state: BlackjackState, event: Any) -> Refusal | None:
     if state.phase in (WAGERING, DEALING):
-        return _refusal(state, "settle", "wagers are settled once the cards are dealt")
+        return chapter_refusal(state, "settle", "wagers are settled once the cards are dealt")
     return None
 
 
 def _refuse_close(state: BlackjackState, event: RoundClosed) -> Refusal | None:
     if state.phase in (WAGERING, DEALING, PLAY):
-        return _refusal(state, "close", f"the round is still in {state.phase}")
+        return chapter_refusal(state, "close", f"the round is still in {state.phase}")
     return None
 
 
@@ -506,7 +394,7 @@ _CHECKS: dict[type[Event], Callable[[BlackjackState, Any], Refusal | None]] = {
     CardDealt: _refuse_deal,
     Decision: _refuse_decision,
     CardExposed: _refuse_expose,
-    IrregularityReported: _refuse_irregularity,
+    IrregularityReported: refuse_irregularity,
     RoundVoided: lambda state, event: None,
     DealerPaid: _refuse_dealer_action,
     DealerCollected: _refuse_dealer_action,
@@ -518,12 +406,12 @@ _CHECKS: dict[type[Event], Callable[[BlackjackState, Any], Refusal | None]] = {
 def verify(state: BlackjackState, event: Event) -> Refusal | None:
     """Why ``event`` may not be applied to ``state``, or ``None``."""
     if state.phase == CLOSED:
-        return _refusal(state, "close", "the round is closed")
+        return chapter_refusal(state, "close", "the round is closed")
     check = _CHECKS.get(type(event))
     if check is None:
         return Refusal("round", f"{event.TYPE} is not an event of {state.game.name}", "type")
     if state.phase == VOIDED and type(event) not in (WagerReturned, RoundClosed):
-        return _refusal(state, "void", "the round is void: its wagers are returned")
+        return chapter_refusal(state, "void", "the round is void: its wagers are returned")
     return check(state, event)
 
 
@@ -535,13 +423,9 @@ def can_apply(state: BlackjackState, event: Event) -> bool:
 # ------------------------------------------------------------------ steps
 
 
-def _with_seat(state: BlackjackState, seat: BlackjackSeat) -> BlackjackState:
-    return evolve(state, seats={**state.seats, seat.seat: seat})
-
-
 def _place(state: BlackjackState, event: WagerPlaced) -> BlackjackState:
     seat = state.seats[event.seat]
-    return _with_seat(state, evolve(seat, wagers={**seat.wagers, event.wager: event.amount_cents}))
+    return with_seat(state, evolve(seat, wagers={**seat.wagers, event.wager: event.amount_cents}))
 
 
 def _no_more_bets(state: BlackjackState, event: NoMoreBets) -> BlackjackState:
@@ -560,14 +444,9 @@ def _no_more_bets(state: BlackjackState, event: NoMoreBets) -> BlackjackState:
     return evolve(state, phase=DEALING, slots=tuple(slots))
 
 
-def _left(state: BlackjackState, card: Card) -> tuple[int, ...]:
-    index, left = card.index, state.left
-    return (*left[:index], left[index] - 1, *left[index + 1 :])
-
-
 def _deal(state: BlackjackState, event: CardDealt) -> BlackjackState:
     card = event.card
-    left = _left(state, card)
+    left = left_after(state, card)
     if state.phase == DEALING:
         dealt = state.dealt + 1
         if event.recipient is Recipient.DEALER:
@@ -669,41 +548,6 @@ def _expose(state: BlackjackState, event: CardExposed) -> BlackjackState:
     return evolve(state, hole_exposed=True, insurance_closed=True)
 
 
-def _passed_over(state: BlackjackState, number: int) -> BlackjackState:
-    """No card to the hand: dead, in the next deal; its second card: dealt after the others'."""
-    done, rest = state.slots[: state.dealt], state.slots[state.dealt :]
-    seat = state.seats[number]
-    if not seat.cards:
-        kept = tuple(slot for slot in rest if slot[1] != number)
-        state = evolve(state, slots=done + kept)
-        return _with_seat(state, evolve(seat, dead=True))
-    # At the player's option (the only one the chapter offers): after every other player's
-    # second card, before the dealer's hole card.
-    missed, later = rest[0], rest[1:]
-    last = max((index for index, slot in enumerate(later) if slot[0] is Recipient.PLAYER),
-               default=-1)  # fmt: skip
-    moved = (*later[: last + 1], missed, *later[last + 1 :])
-    return evolve(state, slots=done + moved)
-
-
-def _irregularity(state: BlackjackState, event: IrregularityReported) -> BlackjackState:
-    if event.kind == CARD_NOT_DEALT:
-        assert event.seat is not None
-        return _passed_over(state, event.seat)
-    if event.kind in (READER_MISUSED, READER_MISUSED_SEEN):
-        up = state.dealer[0]
-        dead = verify_reader_use(state.rules, up, players_could_learn=event.kind == (
-            READER_MISUSED_SEEN))  # fmt: skip
-        if dead is not None:  # § 581.13(h)(1): all hands dead, every wager returned
-            return evolve(state, phase=VOIDED, void_section=dead.section, void_reason=dead.reason)
-        number = "13(h)(2)" if state.rules.chapter == "581" else "13(i)"
-        breach = Breach(0, "dealer", state.section(number), f"the hole card went into the "
-                        f"reader for a {up} up card; play continues")  # fmt: skip
-        return evolve(state, breaches=(*state.breaches, breach))
-    assert event.card is not None  # § 5xx.13(a): not used in the round, to the discard rack
-    return evolve(state, left=_left(state, event.card), discarded=(*state.discarded, event.card))
-
-
 def _closes_insurance(state: BlackjackState, event: Any) -> bool:
     """Whether the dealer's action ends the Insurance Wagers: any but § 591.7(f)'s Blackjack,
     paid before Insurance is offered."""
@@ -734,7 +578,7 @@ _STEPS: dict[type[Event], Callable[[BlackjackState, Any], BlackjackState]] = {
     CardDealt: _deal,
     Decision: _decision,
     CardExposed: _expose,
-    IrregularityReported: _irregularity,
+    IrregularityReported: irregularity,
     RoundVoided: _void,
     DealerPaid: _dealer_action,
     DealerCollected: _dealer_action,

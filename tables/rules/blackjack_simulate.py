@@ -38,12 +38,12 @@ from tables.rules.blackjack import (
 from tables.rules.blackjack_declaration import BlackjackGame
 from tables.rules.blackjack_hands import SeatHands
 from tables.rules.blackjack_round import (
-    BlackjackState,
     apply,
     open_round,
     required_settlement,
     to_act,
 )
+from tables.rules.blackjack_state import BlackjackState
 from tables.rules.cards import STANDARD_DECK, Card
 from tables.rules.engine import Outcome, SettlementLine
 from tables.rules.events import (
