@@ -4,6 +4,11 @@
 * a hand passed over in the deal (§ 581.13(f), § 590.13(g), § 591.13(g)): no card yet,
   the hand is dead and its wagers returned; its second card, dealt after every
   other player's second card;
+* a card a player asked for and the dealer did not deal (§ 581.13(g), § 590.13(h),
+  § 591.13(h)): at the player's option, dealt after every other player's cards and
+  before the hole card is turned, or the hand called dead and its wagers returned
+  (all the hand's stakes: the chapters name only the Bet and Double Attack, or the
+  original Blackjack Wager, being silent on money a split or double added);
 * the hole card read for an up card that needs no peek (§ 581.13(h), § 590.13(i),
   § 591.13(i)): all hands dead at a § 581 table whose reader let a player learn it,
   else play continues and the dealer's error is a finding.
@@ -29,7 +34,8 @@ from tables.rules.engine import Refusal, evolve
 from tables.rules.events import IrregularityKind, IrregularityReported, Recipient
 
 __all__ = [
-    "READER_MISUSED", "READER_MISUSED_SEEN", "CARD_NOT_DEALT", "refuse_irregularity",
+    "READER_MISUSED", "READER_MISUSED_SEEN", "CARD_NOT_DEALT", "CARD_NOT_GIVEN_LATER",
+    "CARD_NOT_GIVEN_DEAD", "refuse_irregularity",
     "irregularity",
 ]  # fmt: skip
 
@@ -41,7 +47,21 @@ READER_MISUSED, READER_MISUSED_SEEN = "HOLE_CARD_READ_UNASKED", "HOLE_CARD_READ_
 CARD_NOT_DEALT = "CARD_NOT_DEALT"
 
 
+#: The dealer did not deal a card the acting hand asked for; the player chose to have it
+#: after every other player's cards (``_LATER``) or the hand called dead (``_DEAD``).
+CARD_NOT_GIVEN_LATER, CARD_NOT_GIVEN_DEAD = "REQUESTED_CARD_LATER", "REQUESTED_CARD_DEAD"
+
+
 def refuse_irregularity(state: BlackjackState, event: IrregularityReported) -> Refusal | None:
+    if event.kind in (CARD_NOT_GIVEN_LATER, CARD_NOT_GIVEN_DEAD):
+        seat = state.seats.get(event.seat) if state.acting == event.seat else None  # type: ignore[arg-type]
+        hands = None if seat is None else seat.hands
+        if hands is None or hands.finished or hands.hand.pending is None:
+            return chapter_refusal(state, "card_not_given", "only the hand playing, having "
+                                   "asked for a card, can be passed over", "seat")  # fmt: skip
+        if event.kind == CARD_NOT_GIVEN_LATER and event.seat in state.deferred:
+            return chapter_refusal(state, "card_not_given", "its card already comes last", "seat")
+        return None
     if event.kind == CARD_NOT_DEALT:
         slot = state.slots[state.dealt] if state.phase == DEALING else None
         if slot is None or slot[0] is not Recipient.PLAYER or slot[1] != event.seat:
@@ -81,7 +101,30 @@ def passed_over(state: BlackjackState, number: int) -> BlackjackState:
     return evolve(state, slots=done + moved)
 
 
+def _called_dead(state: BlackjackState, number: int) -> BlackjackState:
+    """The active hand is dead: done, its stakes to be returned; play moves on."""
+    seat = state.seats[number]
+    hands = seat.hands
+    assert hands is not None
+    index = hands.active
+    over = (*hands.hands[:index], hands.hand._replace(pending=None, stood=True),
+            *hands.hands[index + 1 :])  # fmt: skip
+    active = index + 1
+    while active < len(over) and hands.is_done(over[active]):
+        active += 1
+    seat = evolve(seat, hands=evolve(hands, hands=over, active=active),
+                  dead_hands=(*seat.dead_hands, index + 1))  # fmt: skip
+    return with_seat(state, seat)
+
+
 def irregularity(state: BlackjackState, event: IrregularityReported) -> BlackjackState:
+    """The state after the irregularity, its remedy applied (``refuse_irregularity`` passed)."""
+    if event.kind == CARD_NOT_GIVEN_LATER:
+        assert event.seat is not None
+        return evolve(state, deferred=(*state.deferred, event.seat))
+    if event.kind == CARD_NOT_GIVEN_DEAD:
+        assert event.seat is not None
+        return _called_dead(state, event.seat)
     if event.kind == CARD_NOT_DEALT:
         assert event.seat is not None
         return passed_over(state, event.seat)

@@ -68,7 +68,12 @@ from tables.rules.blackjack_declaration import (
 )
 from tables.rules.blackjack_hands import SeatHands
 from tables.rules.blackjack_irregularities import irregularity, refuse_irregularity
-from tables.rules.blackjack_settlement import WagerResult, settle_insurance, settle_seat
+from tables.rules.blackjack_settlement import (
+    WagerResult,
+    settle_hand,
+    settle_insurance,
+    settle_seat,
+)
 from tables.rules.blackjack_state import (
     CLOSED,
     DEALER,
@@ -286,10 +291,11 @@ def to_act(state: BlackjackState) -> BlackjackSeat | None:
 
 def _next_acting(state: BlackjackState) -> int | None:
     """The first seat from the one acting, clockwise, with a hand still to play."""
-    start = state.acting or 0
+    start, deferred = state.acting or 0, state.deferred
     for number in sorted(state.seats):
         seat = state.seats[number]
-        if number >= start and seat.hands is not None and not seat.hands.finished:
+        if number >= start and number not in deferred and seat.hands is not None and (
+                not seat.hands.finished):  # fmt: skip
             return number
     return None
 
@@ -490,9 +496,12 @@ def _after_deal(state: BlackjackState) -> BlackjackState:
 
 def _after_play(state: BlackjackState) -> BlackjackState:
     acting = state.acting
-    if acting is not None and not state.seats[acting].hands.finished:  # type: ignore[union-attr]
+    if acting is not None and acting not in state.deferred and (
+            not state.seats[acting].hands.finished):  # type: ignore[union-attr]  # fmt: skip
         return state
     acting = _next_acting(state)
+    if acting is None and state.deferred:  # § 581.13(g): the deferred cards, before the hole card
+        acting, state = state.deferred[0], evolve(state, deferred=state.deferred[1:])
     return evolve(state, phase=DEALER, acting=None) if acting is None else evolve(
         state, acting=acting)  # fmt: skip
 
@@ -578,7 +587,9 @@ _STEPS: dict[type[Event], Callable[[BlackjackState, Any], BlackjackState]] = {
     CardDealt: _deal,
     Decision: _decision,
     CardExposed: _expose,
-    IrregularityReported: irregularity,
+    IrregularityReported: lambda state, event: (
+        _after_play(irregularity(state, event)) if state.phase == PLAY else (
+            irregularity(state, event))),
     RoundVoided: _void,
     DealerPaid: _dealer_action,
     DealerCollected: _dealer_action,
@@ -641,7 +652,17 @@ def _seat_results(state: BlackjackState, seat: BlackjackSeat) -> list[WagerResul
     if INSURANCE in seat.wagers:
         results.append(settle_insurance(rules, seat.wagers[INSURANCE], dealer[1], rounding))
     if seat.hands is not None:
-        results.extend(settle_seat(seat.hands, dealer, rounding))
+        if not seat.dead_hands:
+            results.extend(settle_seat(seat.hands, dealer, rounding))
+        else:  # a hand called dead keeps its stakes (§ 581.13(g), § 5xx.13(h))
+            section = state.cite("card_not_given")
+            for index, hand in enumerate(seat.hands.hands):
+                if index + 1 in seat.dead_hands:
+                    results.extend(WagerResult(hand=index + 1, wager=name, stake_cents=amount,
+                                               outcome=Outcome.RETURNED, section=section)
+                                   for name, amount in hand.stakes)  # fmt: skip
+                else:
+                    results.extend(settle_hand(seat.hands, index, dealer, rounding))
     return results
 
 

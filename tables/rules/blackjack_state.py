@@ -47,6 +47,9 @@ class BlackjackSeat(NamedTuple):
     hands: SeatHands | None = None
     #: No card reached the hand in the deal: it is dead, its wagers returned (§ 581.13(f)).
     dead: bool = False
+    #: Hands (numbered from 1) called dead when a card they asked for was not dealt
+    #: (§ 581.13(g), § 5xx.13(h)): their wagers are returned.
+    dead_hands: tuple[int, ...] = ()
 
 
 class BlackjackState(NamedTuple):
@@ -72,6 +75,8 @@ class BlackjackState(NamedTuple):
     discarded: tuple[Card, ...] = ()
     #: How many of each card (by index) the batch holds that the round has not taken.
     left: tuple[int, ...] = (0,) * 52
+    #: Seats whose requested card comes after every other player's (§ 581.13(g)).
+    deferred: tuple[int, ...] = ()
     breaches: tuple[Breach, ...] = ()
     dealer_actions: tuple[Event, ...] = ()
     void_section: str | None = None

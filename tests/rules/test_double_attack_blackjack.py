@@ -8,7 +8,7 @@ import datetime
 import pytest
 
 from tables.rules import engine
-from tables.rules.blackjack_round import BlackjackState, can_apply
+from tables.rules.blackjack_round import BlackjackState, can_apply, to_act
 from tables.rules.cards import Card, parse_cards
 from tables.rules.engine import Outcome, RuleViolation
 from tables.rules.events import (
@@ -474,3 +474,39 @@ def test_581_13_f_only_the_seat_whose_card_is_next_can_be_passed_over():
     with pytest.raises(RuleViolation) as refused:
         engine.apply(state_after(events), IrregularityReported(kind="CARD_NOT_DEALT", seat=2))
     assert (refused.value.section, refused.value.field) == ("581.13(f)", "seat")
+
+
+def hit_round() -> list[Event]:
+    """Seat 1 asks for a card on 9-2; seat 2 stands behind it."""
+    return [opened(), bet(1, 1_000), bet(2, 1_000),
+            *deal("6h", "9c", {1: "9d 2d", 2: "Kc 8c"}, attack={1: 500}),
+            Decision(seat=1, choice="hit")]  # fmt: skip
+
+
+def test_581_13_g_a_requested_card_not_dealt_comes_after_the_other_players_cards():
+    """§ 581.13(g): at the player's option, after all other players, before the hole card."""
+    events = [*hit_round(), IrregularityReported(kind="REQUESTED_CARD_LATER", seat=1)]
+    state = state_after(events)
+    assert to_act(state).seat == 2  # type: ignore[union-attr]
+    state = engine.apply(state, Decision(seat=2, choice="stand"))
+    assert (state.phase, to_act(state).seat) == ("decisions", 1)  # type: ignore[union-attr]
+    state = engine.apply(state, player(1, "Qs", "3"))
+    assert state.phase == "dealer"
+
+
+def test_581_13_g_a_hand_called_dead_gets_its_bet_and_double_attack_back():
+    """§ 581.13(g): or the hand is dead and its Bet and Double Attack Wagers returned."""
+    events = [*hit_round(), IrregularityReported(kind="REQUESTED_CARD_DEAD", seat=1),
+              Decision(seat=2, choice="stand"), dealer("Ks", "3")]  # fmt: skip
+    assert lines(events) == [
+        (2, 1, "BET", "win", 1_000, "581.7(o)(1)(i)"),
+        (1, 1, "BET", "returned", 1_000, "581.13(g)"),
+        (1, 1, "DOUBLE_ATTACK", "returned", 500, "581.13(g)"),
+    ]
+
+
+def test_581_13_g_only_the_hand_that_asked_can_be_passed_over():
+    with pytest.raises(RuleViolation) as refused:
+        engine.apply(state_after(hit_round()),
+                     IrregularityReported(kind="REQUESTED_CARD_LATER", seat=2))
+    assert (refused.value.section, refused.value.field) == ("581.13(g)", "seat")

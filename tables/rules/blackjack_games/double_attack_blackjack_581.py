@@ -80,6 +80,7 @@ GAME = declare(
             "dealing_shoe": "7(a)",
             "dealer_draw_error": "13(d)",
             "irregularities": "13(a)",
+            "card_not_given": "13(g)",
             "card_missed": "13(f)",
             "settle": "7(o)",
             "close": "7(q)",

@@ -86,6 +86,7 @@ GAME = declare(
             "dealing_shoe": "7(a)",
             "dealer_draw_error": "13(d)",
             "irregularities": "13(a)",
+            "card_not_given": "13(h)",
             "card_missed": "13(g)",
             "settle": "7(r)",
             "close": "7(s)",
