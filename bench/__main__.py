@@ -13,7 +13,9 @@
 * ``bench.verify`` — ``verify_projections`` of a simulated 200-table day beside
   ``replay`` of the same day (``python -m bench.verify --help``);
 * ``bench.parsheet`` — the Three Card Poker exact par sheet, cold (no database);
-* ``bench.dice_parsheet`` — every dice par sheet under every reading, cold.
+* ``bench.dice_parsheet`` — every dice par sheet under every reading, cold;
+* ``bench.blackjack_parsheet`` — the blackjack side wagers' exact sheets, cold;
+* ``bench.blackjack_replay`` — a blackjack round's replay per event beside Criss-Cross's.
 
 ``python -m bench --only ledger --batches 500`` runs one of them; options
 after ``--only`` that the dispatcher does not know go to the ledger bench
@@ -32,10 +34,11 @@ import traceback
 
 BENCHMARKS = (
     "ledger", "evaluator", "replay", "games", "close", "round_append", "verify", "parsheet",
-    "dice_parsheet",
+    "dice_parsheet", "blackjack_parsheet", "blackjack_replay",
 )  # fmt: skip
 #: Benchmarks run as ``python -m bench.<name>`` in their own interpreter.
-MODULES = ("replay", "games", "close", "round_append", "verify", "parsheet", "dice_parsheet")
+MODULES = ("replay", "games", "close", "round_append", "verify", "parsheet", "dice_parsheet",
+           "blackjack_parsheet", "blackjack_replay")
 
 
 def _run_evaluator() -> int:

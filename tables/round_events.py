@@ -184,8 +184,10 @@ def _check_as_left(stream_id: str, payload: dict[str, Any]) -> None:
 
     from tables.rounds import SERVICE
     from tables.rules.machine import refuse_next_opening
-    from tables.rules.registry import declared
+    from tables.rules.registry import declared, game_ids
 
+    if payload["game"] not in game_ids():
+        return  # a blackjack game (its own machine carries nothing) or none: the engine says
     game = declared(payload["game"])
     if game is None or game.opens_with is None:
         return

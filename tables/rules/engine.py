@@ -490,9 +490,11 @@ def register_game(game: str, state_type: type, rules: GameRules) -> None:
 def _load_games() -> None:
     # Every game module, not just the first: importing one game (a test, the
     # simulator) must not hide the others from replay.
+    from tables.rules import blackjack_games
     from tables.rules.registry import game_modules
 
     game_modules()
+    blackjack_games.modules()  # the blackjack family, registered apart (its package says why)
 
 
 def game_rules_for(game: str) -> GameRules:

@@ -20,6 +20,13 @@ Finding kinds:
 * ``WRONG_CALL``: the dealer announced a throw of the dice other than the faces
   show (§ 585.3(g), § 593.4(d)); it is the table's, so ``seat`` is 0 and
   ``wager`` names the throw. The settlement follows the faces, never the call.
+* ``DEALER_PROCEDURE``: the dealer broke a rule that moves no money by itself (a
+  blackjack dealer standing on 16 or drawing on 17, § 581.7(n), § 581.13(d));
+  ``seat`` is 0 and ``wager`` names who broke it.
+
+A seat may hold several hands (a blackjack split): a wager is judged per seat,
+hand and wager name, the hand taken from the dealer's action event; a finding's
+``detail`` names the hand.
 
 >>> Finding(kind=FindingKind.MISSING_PAYMENT, seat=3, wager=Wager.ACROSS_BET,
 ...         expected_cents=2500, recorded_cents=0, section="674a.11(h)(1)(ii)").kind.value
@@ -65,6 +72,7 @@ class FindingKind(enum.StrEnum):
     WRONGFUL_COLLECTION = "WRONGFUL_COLLECTION"
     WRONG_WAGER = "WRONG_WAGER"
     WRONG_CALL = "WRONG_CALL"
+    DEALER_PROCEDURE = "DEALER_PROCEDURE"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -135,34 +143,34 @@ def findings_for(
     For an incomplete round only wagers already resolved are judged. The calls
     of the dice a declared game's ``state`` recorded as wrong follow, in order.
     """
-    paid: dict[tuple[int, str], int] = {}
-    collected: dict[tuple[int, str], int] = {}
-    returned: dict[tuple[int, str], int] = {}
-    buckets: dict[type[Event], dict[tuple[int, str], int]] = {
+    paid: dict[tuple[int, int, str], int] = {}
+    collected: dict[tuple[int, int, str], int] = {}
+    returned: dict[tuple[int, int, str], int] = {}
+    buckets: dict[type[Event], dict[tuple[int, int, str], int]] = {
         DealerPaid: paid,
         DealerCollected: collected,
         WagerReturned: returned,
     }
-    placed: set[tuple[int, str]] = set()
-    order: list[tuple[int, str]] = []
+    placed: set[tuple[int, int, str]] = set()
+    order: list[tuple[int, int, str]] = []
     for event in events:
         event_type = type(event)
         bucket = buckets.get(event_type)
         if bucket is None:
             if event_type is WagerPlaced:
-                placed.add((event.seat, event.wager))  # type: ignore[attr-defined]
+                placed.add((event.seat, event.hand, event.wager))  # type: ignore[attr-defined]
             elif event_type is PlayDeclared:
-                placed.add((event.seat, Wager.RAISE_1))  # type: ignore[attr-defined]
-                placed.add((event.seat, Wager.RAISE_2))  # type: ignore[attr-defined]
+                placed.add((event.seat, 1, Wager.RAISE_1))  # type: ignore[attr-defined]
+                placed.add((event.seat, 1, Wager.RAISE_2))  # type: ignore[attr-defined]
             continue
-        key = (event.seat, event.wager)  # type: ignore[attr-defined]
+        key = (event.seat, event.hand, event.wager)  # type: ignore[attr-defined]
         if key not in bucket:
             order.append(key)
         bucket[key] = bucket.get(key, 0) + event.amount_cents  # type: ignore[attr-defined]
     findings: list[Finding] = []
-    judged: set[tuple[int, str]] = set()
+    judged: set[tuple[int, int, str]] = set()
     for line in settlement.lines:
-        key = (line.seat, line.wager)
+        key = (line.seat, line.hand_index, line.wager)
         judged.add(key)
         recorded_paid = paid.get(key, 0)
         recorded_collected = collected.get(key, 0) - returned.get(key, 0)
@@ -185,22 +193,27 @@ def findings_for(
             if key in judged or key in placed:
                 continue
             recorded = paid.get(key, 0) + collected.get(key, 0) + returned.get(key, 0)
-            section, detail = _never_placed(state, key[1])
+            section, detail = _never_placed(state, key[2])
             findings.append(
                 Finding(
                     kind=FindingKind.WRONG_WAGER,
                     seat=key[0],
-                    wager=key[1],
+                    wager=key[2],
                     expected_cents=0,
                     recorded_cents=recorded,
                     section=section,
-                    detail=detail,
+                    detail=detail if key[1] == 1 else f"hand {key[1]}: {detail}",
                 )
             )
     findings.extend(
         Finding(kind=FindingKind.WRONG_CALL, seat=0, wager=miscall.step, expected_cents=0,
                 recorded_cents=0, section=miscall.section, detail=str(miscall))
         for miscall in getattr(state, "miscalls", ())
+    )  # fmt: skip
+    findings.extend(
+        Finding(kind=FindingKind.DEALER_PROCEDURE, seat=breach.seat, wager=breach.subject,
+                expected_cents=0, recorded_cents=0, section=breach.section, detail=breach.reason)
+        for breach in getattr(state, "breaches", ())
     )  # fmt: skip
     return tuple(findings)
 
