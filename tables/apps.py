@@ -18,6 +18,7 @@ class TablesConfig(AppConfig):
             decks,
             dice,
             exports,
+            poker_hands,
             projections,
             read_scope,
             reviews,
