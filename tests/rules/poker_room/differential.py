@@ -51,6 +51,7 @@ from tables.rules.poker_room.rules import (
     Structure,
     Variant,
 )
+from tables.rules.poker_room.settlement import LineKind
 
 _AUTOMATIONS = (
     Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
@@ -128,13 +129,20 @@ def _card(card: object) -> PkCard:
     return parsed
 
 
+def player_order(rules: PokerRuleSet, opened: HandOpened) -> dict[int, int]:
+    """Each seat's pokerkit player index: from the button's left (pokerkit's button is its
+    last player), or from the dealer's left in stud."""
+    order = list(opened.seats)
+    if rules.variant.button:
+        start = order.index(opened.button) + 1
+        order = order[start:] + order[:start]
+    return {seat: i for i, seat in enumerate(order)}
+
+
 def _pokerkit_state(rules: PokerRuleSet, opened: HandOpened) -> tuple[State, dict[int, int]]:
     variant = rules.variant
-    order = list(opened.seats)
-    if variant.button:
-        start = order.index(opened.button) + 1
-        order = order[start:] + order[:start]  # pokerkit's button is its last player
-    index = {seat: i for i, seat in enumerate(order)}
+    index = player_order(rules, opened)
+    order = sorted(index, key=index.__getitem__)
     streets = tuple(
         Street(
             street.burn, street.player_cards, street.board_cards, street.draw,
@@ -194,7 +202,7 @@ def in_pokerkit(rules: PokerRuleSet, hand: Recorder) -> dict[int, int]:
         try:
             _feed(state, index, hand, board, draws, new_cards, flush)
         except ValueError as error:  # e.g. Stud's common card (§ 553.10(h)), unknown to pokerkit
-            raise Refused(str(error)) from None
+            raise Refused("common card", str(error)) from None
     assert not state.status, "pokerkit's hand did not end"
     return {seat: state.stacks[i] - opened.stacks[seat] for seat, i in sorted(index.items())}
 
@@ -221,11 +229,11 @@ def _feed(state, index, hand, board, draws, new_cards, flush) -> None:
             state.deal_hole((_card(event.card),))
         elif isinstance(event, Posted) and event.kind is PostKind.FORCED_BET:
             if state.actor_index != index[event.seat]:
-                raise Refused(f"pokerkit's bring-in is player {state.actor_index}: {event}")
+                raise Refused("first to act", f"pokerkit's bring-in: {state.actor_index}")
             state.post_bring_in()
         elif isinstance(event, Acted):
             if state.actor_index != index[event.seat]:
-                raise Refused(f"pokerkit's turn is player {state.actor_index}: {event}")
+                raise Refused("first to act", f"pokerkit's player {state.actor_index}: {event}")
             if event.action is Action.FOLD:
                 state.fold()
             elif event.action in (Action.CHECK, Action.CALL):
@@ -233,12 +241,31 @@ def _feed(state, index, hand, board, draws, new_cards, flush) -> None:
             elif state.can_complete_bet_or_raise_to(event.to_cents):
                 state.complete_bet_or_raise_to(event.to_cents)
             else:
-                raise Refused(f"pokerkit refuses {event}")
+                raise Refused("completion", str(event))
     flush()
 
 
 class Refused(Exception):
-    """pokerkit refused an action our machine allowed: the two apply different rules."""
+    """pokerkit refused a step our machine allowed: the two apply different rules.
+
+    ``kind`` is one of :data:`REFUSALS`.
+    """
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+
+
+REFUSALS = {
+    "completion": "in limit, a short all-in bet completed to the full bet: pokerkit wants a "
+    "raise on top of it; the machine lets the next player complete (§ 553.18)",
+    "first to act": "a street opened by the highest hand showing when that hand is all-in: "
+    "pokerkit goes on clockwise from it, the machine starts at the highest hand showing "
+    "among those who can bet (§ 553.10(g), § 553.14(f))",
+    "common card": "too few cards for each player's seventh: the machine deals one common "
+    "card (§ 553.10(h)), pokerkit has none",
+}
+"""Why pokerkit refuses a step, found by reading the refused hands."""
 
 
 def ours(hand: Recorder) -> dict[int, int]:
@@ -249,15 +276,59 @@ def ours(hand: Recorder) -> dict[int, int]:
     }
 
 
-def odd_chips(hand: Recorder) -> dict[int, int]:
-    """Per seat, the largest amount an odd-chip rule can move: for every split share the
-    seat was in, one chip fewer than the players sharing it (a remainder is below that)."""
-    shares: dict[tuple[int | None, str], list[int]] = {}
-    for line in hand.settlement().lines:
-        if line.seat is not None and line.pot is not None:
-            shares.setdefault((line.pot, line.kind), []).append(line.seat)
-    slack = dict.fromkeys(hand.state.seats, 0)
-    for seats in shares.values():
-        for seat in seats:
-            slack[seat] += len(seats) - 1
-    return slack
+def as_pokerkit_divides(hand: Recorder) -> tuple[dict[int, int], bool]:
+    """Our settlement's winners, with the pots divided as pokerkit divides them, and whether
+    pokerkit split off a low half no player of the pot qualified for.
+
+    pokerkit kills the hands that win nothing before it pushes, then forms the
+    pots anew from the players left, so pots with the same winners merge into
+    one and their odd chips with them; a split's odd chip goes to the first
+    tied player in its order. The chapter divides each pot and side pot
+    (§ 553.8(b)(4)(iii), § 553.10(i)(2)) and gives a tied half's odd chip to the
+    card by suit (§ 553.10(i)(2)(ii)-(iii)). Winners and amounts are ours.
+
+    pokerkit also decides on a low per hand, not per pot: when someone has a
+    qualifying low, every pot is halved, and the low half of a pot whose
+    players have none goes to all of them alike; the chapter gives such a pot
+    to the high (§ 553.10(j), § 553.12(k)).
+    """
+    opened = hand.events[0]
+    assert isinstance(opened, HandOpened)
+    order = player_order(hand.state.rules, opened)
+    settlement = hand.settlement()
+    alive = {line.seat for line in settlement.lines if line.pot is not None and line.seat}
+    merged: list[tuple[frozenset[int], int, set[int], set[int]]] = []
+    for number, pot in enumerate(settlement.pots):
+        eligible = frozenset(pot.eligible) & alive
+        high = {line.seat for line in settlement.lines if line.pot == number
+                and line.kind in (LineKind.HIGH, LineKind.UNCONTESTED) and line.seat}  # fmt: skip
+        low = {line.seat for line in settlement.lines
+               if line.pot == number and line.kind is LineKind.LOW and line.seat}  # fmt: skip
+        if merged and merged[-1][0] == eligible:
+            merged[-1] = (eligible, merged[-1][1] + pot.amount_cents, merged[-1][2], merged[-1][3])
+        else:
+            merged.append((eligible, pot.amount_cents, high, low))
+    variant = hand.state.rules.variant
+    split_game = variant.high and variant.low is not LowRule.NONE
+    someone_low = split_game and any(low for _, _, _, low in merged)
+    received = dict.fromkeys(hand.state.seats, 0)
+    for line in settlement.lines:
+        if line.kind is LineKind.RETURNED and line.seat is not None:
+            received[line.seat] += line.amount_cents
+    without_low = False
+    for eligible, amount, high, low in merged:
+        if someone_low and not low:
+            low, without_low = set(eligible), True
+        if not variant.high:  # Draw Low-hand: the low takes the pot (§ 553.13(i)(2))
+            halves = [(low, amount)]
+        elif low:
+            halves = [(high, amount - amount // 2), (low, amount // 2)]
+        else:
+            halves = [(high, amount)]
+        for winners, share in halves:
+            tied = sorted(winners, key=order.__getitem__)
+            for seat in tied:
+                received[seat] += share // len(tied)
+            received[tied[0]] += share % len(tied)
+    result = {seat: received[seat] - hand.state.contributed[seat] for seat in hand.state.seats}
+    return result, without_low

@@ -1,25 +1,30 @@
 """A second opinion: random hands of every variant pokerkit plays, settled by both (§ 553).
 
-Short stacks make all-ins and side pots common (§ 553.8(b)(4)); no rake. Every
-hand both engines play to the end must give every player the same result.
-Principled differences, each counted and bounded:
+Short stacks make all-ins and side pots common (§ 553.8(b)(4)); no rake, one-cent
+chips, no cap on raises. Every hand both engines play to the end must give
+every player exactly the same result, or exactly the result of our winners
+with the pots divided as pokerkit divides them
+(:func:`~tests.rules.poker_room.differential.as_pokerkit_divides`), for two
+principled differences:
 
-* the odd chip of a split pot (§ 553.10(i)(2)(ii)-(iii), § 553.12(j)(2)(ii)-(iii)):
-  the chapter gives it to the highest (low: lowest) card by suit, pokerkit to
-  the first player clockwise; a high-only pot's odd chip is the rule set's
-  choice, set here to pokerkit's. Such a difference nets to zero between
-  players and is smaller than the number of players;
-* actions pokerkit refuses that the chapter allows (the hand is then not
-  compared): in limit, a raise after a short all-in (pokerkit sizes it from
-  the all-in, our machine completes to the limit, § 553.18), and stud's
-  order after an all-in Forced Bet. Refused hands stay under 10 %.
+* pokerkit forms the pots again from the hands left after it killed the
+  losers, so side pots with the same winners merge and so do their odd chips;
+  the chapter divides the pot and each side pot (§ 553.8(b)(4)(iii)), and a
+  tied half's odd chip goes to the card by suit (§ 553.10(i)(2)(ii)-(iii),
+  § 553.12(j)(2)(ii)-(iii)); a tied high-only pot's is the rule set's choice
+  (§ 553.11(j) is silent), set here to pokerkit's first player clockwise;
+* pokerkit decides on a low per hand, not per pot: when anyone has a
+  qualifying low, a side pot none of whose players has one is halved and its
+  low half shared by them all; the chapter gives it to the high hand
+  (§ 553.10(j), § 553.12(k)).
 
-Seven-card Stud High-low-hand Split without qualifier is not compared: its
-Forced Bet goes to the highest card with the ace low (§ 553.10(d)(2)), which
-pokerkit does not play. Heads-up hands of the button games are not played:
-pokerkit uses the heads-up blinds (the button posts the small blind), the
-chapter has no such exception (§ 553.11(d)). The run here is short; the slow
-marker runs a thousand hands a variant.
+Hands with a step pokerkit refuses are counted by reason
+(:data:`~tests.rules.poker_room.differential.REFUSALS`) and stay under 10 %.
+Not compared: Seven-card Stud High-low-hand Split without qualifier (its
+Forced Bet goes to the highest card, the ace low, § 553.10(d)(2), which
+pokerkit does not play), and heads-up hands of the button games (pokerkit's
+button posts the small blind heads-up; the chapter has no such exception,
+§ 553.11(d)). The slow marker plays a thousand hands a variant.
 """
 
 from __future__ import annotations
@@ -40,7 +45,14 @@ from tables.rules.poker_room.rules import (
     SEVEN_CARD_STUD_HI_LO_8,
     Structure,
 )
-from tests.rules.poker_room.differential import Refused, in_pokerkit, ours, random_hand, rule_set
+from tests.rules.poker_room.differential import (
+    Refused,
+    as_pokerkit_divides,
+    in_pokerkit,
+    ours,
+    random_hand,
+    rule_set,
+)
 
 GAMES = [
     (HOLDEM, Structure.NO_LIMIT), (HOLDEM, Structure.LIMIT), (HOLDEM, Structure.POT_LIMIT),
@@ -60,25 +72,25 @@ def compare(variant, structure, hands: int, seed: int = 553) -> Counter[str]:
         hand = random_hand(rules, rng)
         try:
             theirs = in_pokerkit(rules, hand)
-        except Refused:
-            counts["refused by pokerkit"] += 1
+        except Refused as refused:
+            counts[f"refused by pokerkit: {refused.kind}"] += 1
             continue
         mine = ours(hand)
         if mine == theirs:
             counts["same"] += 1
             continue
-        differences = [mine[seat] - theirs[seat] for seat in mine]
-        assert sum(differences) == 0, (hand.events, mine, theirs)
-        assert max(map(abs, differences)) < len(mine), (hand.events, mine, theirs)
-        counts["odd chip"] += 1
-    assert counts["refused by pokerkit"] * 10 < hands, counts
+        divided, without_low = as_pokerkit_divides(hand)
+        assert divided == theirs, (hand.events, mine, theirs)
+        counts["low half without a low" if without_low else "merged pots, odd chips"] += 1
+    refused = sum(count for kind, count in counts.items() if kind.startswith("refused"))
+    assert refused * 10 < hands, counts
     return counts
 
 
 @pytest.mark.parametrize(("variant", "structure"), GAMES, ids=lambda v: getattr(v, "name", v))
 def test_553_every_player_s_result_agrees_with_pokerkit(variant, structure):
     counts = compare(variant, structure, hands=40)
-    assert counts["same"] + counts["odd chip"] + counts["refused by pokerkit"] == 40
+    assert counts["same"] >= 30, counts
 
 
 @pytest.mark.slow
