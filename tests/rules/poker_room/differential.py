@@ -114,7 +114,7 @@ def random_hand(rules: PokerRuleSet, rng: random.Random) -> Recorder:
             amount = stakes if choice == "all-in" else rng.randint(
                 smallest, max(smallest, min(largest, stakes)))  # fmt: skip
             if verify_bet_or_raise_to(state, seat, amount) is None:
-                hand.act(seat, Action.RAISE, amount)
+                hand.act(seat, Action.RAISE if state.current_bet else Action.BET, amount)
                 continue
         owed = state.current_bet - state.bets.get(seat, 0)
         if choice == "fold" and owed > 0:
