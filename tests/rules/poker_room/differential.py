@@ -1,8 +1,8 @@
 """Random hands of our machine, replayed in pokerkit (a test dependency) to compare results.
 
-:func:`random_hand` plays one hand of a variant with random legal actions,
-short stacks (so all-ins and side pots are common) and no rake, recorded as
-events (:class:`~tables.rules.poker_room.record.Recorder`). :func:`in_pokerkit`
+:func:`~tables.rules.poker_room.simulate.random_hand` plays one hand with
+random legal actions and short stacks (so all-ins and side pots are common),
+here with no rake (:func:`rule_set`). :func:`in_pokerkit`
 feeds the same cards and actions to a pokerkit ``State`` built for the same
 game and returns each seat's result there. Seats map to pokerkit's player
 indices clockwise from the left of the button (pokerkit's button is its last
@@ -11,8 +11,6 @@ player), or from the dealer's left in stud.
 
 from __future__ import annotations
 
-import datetime
-import random
 import warnings
 
 from pokerkit import (
@@ -31,7 +29,6 @@ from pokerkit import (
 )
 from pokerkit import Card as PkCard
 
-from tables.rules.cards import STANDARD_DECK
 from tables.rules.poker_room.events import (
     Acted,
     Action,
@@ -41,7 +38,7 @@ from tables.rules.poker_room.events import (
     HandOpened,
     Posted,
 )
-from tables.rules.poker_room.hand import Phase, PostKind, raise_bounds, verify_bet_or_raise_to
+from tables.rules.poker_room.hand import PostKind
 from tables.rules.poker_room.record import Recorder
 from tables.rules.poker_room.rules import (
     LowRule,
@@ -81,47 +78,6 @@ def rule_set(variant: Variant, structure: Structure) -> PokerRuleSet:
         ante_cents=0 if variant.button else 10, max_raises=None, chip_cents=1,
         odd_chip_high_only=OddChipHighOnly.FIRST_LEFT_OF_BUTTON, **forced,  # type: ignore[arg-type]
     )  # fmt: skip
-
-
-def random_hand(rules: PokerRuleSet, rng: random.Random) -> Recorder:
-    """One hand of random legal actions, played to its end with every hand shown."""
-    variant = rules.variant
-    # Heads-up, pokerkit follows the common heads-up rule (the button posts the small blind
-    # and acts last after the flop); the chapter has no such exception (§ 553.11(d), (g)).
-    players = rng.randint(3 if variant.button else 2, min(variant.max_players, 7))
-    seats = tuple(range(1, players + 1))
-    deck = list(STANDARD_DECK)
-    rng.shuffle(deck)
-    opened = HandOpened(
-        hand_id="d", table_id="d", gaming_day=datetime.date(2026, 1, 1), ruleset_id="-",
-        seats=seats, players=tuple(f"p{seat}" for seat in seats),
-        stacks_cents=tuple(rng.randint(200, 2_000) for _ in seats),
-        button=rng.choice(seats) if variant.button else None,
-    )  # fmt: skip
-    hand = Recorder(opened, iter(deck), rules)
-    while hand.state.phase in (Phase.BETTING, Phase.DRAWING):
-        state = hand.state
-        if state.phase is Phase.DRAWING:
-            seat = state.drawing[0]
-            held = [card for card, _ in state.cards[seat]]
-            hand.discard(seat, tuple(rng.sample(held, rng.randint(0, 3))))
-            continue
-        seat = state.to_act[0]
-        choice = rng.choice(("fold", "call", "call", "call", "raise", "raise", "all-in"))
-        if choice in ("raise", "all-in"):
-            smallest, largest = raise_bounds(state, seat)
-            stakes = state.stacks[seat] + state.bets.get(seat, 0)
-            amount = stakes if choice == "all-in" else rng.randint(
-                smallest, max(smallest, min(largest, stakes)))  # fmt: skip
-            if verify_bet_or_raise_to(state, seat, amount) is None:
-                hand.act(seat, Action.RAISE if state.current_bet else Action.BET, amount)
-                continue
-        owed = state.current_bet - state.bets.get(seat, 0)
-        if choice == "fold" and owed > 0:
-            hand.act(seat, Action.FOLD)
-        else:
-            hand.act(seat, Action.CALL if owed else Action.CHECK)
-    return hand.show_all()
 
 
 def _card(card: object) -> PkCard:

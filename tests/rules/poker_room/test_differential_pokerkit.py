@@ -19,7 +19,7 @@ principled differences:
   (§ 553.10(j), § 553.12(k)).
 
 Hands with a step pokerkit refuses are counted by reason
-(:data:`~tests.rules.poker_room.differential.REFUSALS`) and stay under 10 %.
+(:data:`~tests.rules.poker_room.differential.REFUSALS`) and stay at most 15 %.
 Not compared: Seven-card Stud High-low-hand Split without qualifier (its
 Forced Bet goes to the highest card, the ace low, § 553.10(d)(2), which
 pokerkit does not play), and heads-up hands of the button games (pokerkit's
@@ -45,12 +45,12 @@ from tables.rules.poker_room.rules import (
     SEVEN_CARD_STUD_HI_LO_8,
     Structure,
 )
+from tables.rules.poker_room.simulate import random_hand
 from tests.rules.poker_room.differential import (
     Refused,
     as_pokerkit_divides,
     in_pokerkit,
     ours,
-    random_hand,
     rule_set,
 )
 
@@ -83,7 +83,7 @@ def compare(variant, structure, hands: int, seed: int = 553) -> Counter[str]:
         assert divided == theirs, (hand.events, mine, theirs)
         counts["low half without a low" if without_low else "merged pots, odd chips"] += 1
     refused = sum(count for kind, count in counts.items() if kind.startswith("refused"))
-    assert refused * 10 < hands, counts
+    assert refused * 100 <= hands * 15, counts
     return counts
 
 

@@ -14,7 +14,8 @@ from tables.rules.poker_room.phh import PHH_VARIANTS, from_phh, to_phh
 from tables.rules.poker_room.replay import replay_hand
 from tables.rules.poker_room.rules import FIVE_CARD_DRAW_HIGH, HOLDEM, VARIANTS, Structure
 from tables.rules.poker_room.rulesets import poker_ruleset
-from tests.rules.poker_room.differential import Refused, in_pokerkit, random_hand, rule_set
+from tables.rules.poker_room.simulate import random_hand
+from tests.rules.poker_room.differential import Refused, in_pokerkit, rule_set
 from tests.rules.poker_room.test_replay_553 import _side_pot_hand
 
 PHH_GAMES = [
