@@ -1,9 +1,16 @@
 from django.db import migrations
 from django.utils import timezone
 
-#: Who records a poker hand (§ 553): the same roles that record a round.
-GRANTS = {role: ["poker.*"] for role in
-          ("table device", "dealer", "floorperson", "shift supervisor")}  # fmt: skip
+#: Who records a poker hand (§ 553): the same roles that record a round; a Bad Beat
+#: fund's rules are posted by a shift supervisor, its box counted by a dealer with a
+#: floorperson or at the cage, and verified by a cashier (§ 553.20(b), (d), (e)).
+GRANTS = {
+    "table device": ["poker.*"],
+    "dealer": ["poker.*", "badbeat.*"],
+    "floorperson": ["poker.*", "badbeat.*"],
+    "shift supervisor": ["poker.*", "badbeat.*"],
+    "cage cashier": ["badbeat.*"],
+}
 
 
 def grant(apps, schema_editor):
