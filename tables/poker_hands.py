@@ -15,8 +15,11 @@ facts, always accepted, and the replay turns wrong ones into findings.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from typing import Any
+
+from django.db import connection
 
 from audit import errors
 from audit.registry import EventType, StreamKind, register_event_type, register_stream_kind
@@ -69,6 +72,23 @@ def poker_hand_policy(stream_id: str, recorded: Any, new: Sequence[Any], actor: 
             field=f"events[{at}].payload" + (f".{violation.field}" if violation.field else ""),
             section=violation.section,
         ) from None
+
+
+def rake_by_table(day: datetime.date) -> dict[str, int]:
+    """The poker room's revenue of ``day`` by table: the rake the dealers took (§ 553.15(a)).
+
+    Never the pots: they are the players' money moving between players.
+    """
+    sql = (
+        "SELECT o.payload ->> 'table_id', SUM((r.payload ->> 'amount_cents')::bigint) "
+        "FROM ledger_event r JOIN ledger_event o ON o.stream_id = r.stream_id AND o.version = 1 "
+        "WHERE r.event_type = 'poker.rake_taken' AND o.event_type = 'poker.hand_opened' "
+        "AND o.stream_id LIKE 'poker-hand:%%' AND o.payload ->> 'gaming_day' = %s "
+        "GROUP BY 1 ORDER BY 1"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [day.isoformat()])
+        return {table_id: int(total) for table_id, total in cursor.fetchall()}
 
 
 for _cls in POKER_EVENT_TYPES.values():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import random
 
 import pytest
 
@@ -92,3 +93,27 @@ def test_a_hand_is_recorded_on_its_own_stream(device):
                            format="json")  # fmt: skip
     assert response.status_code == 400
     assert response.json()["field"] == "events[0].payload.hand_id"
+
+
+def test_553_15_a_the_poker_room_s_revenue_is_the_rake_never_the_pots():
+    from audit.ledger import Actor, NewEvent, append
+    from tables.poker_hands import rake_by_table
+    from tables.rules.poker_room.events import PotPushed
+    from tables.rules.poker_room.rulesets import POKER_RULESETS
+    from tables.rules.poker_room.simulate import random_hand
+
+    rng = random.Random(5)
+    raked = pushed = 0
+    for number, (ruleset_id, rules) in enumerate(sorted(POKER_RULESETS.items()) * 5):
+        table = f"P{number % 4 + 1}"
+        events = random_hand(rules, rng, hand_id=f"{table}-{number}", table_id=table,
+                             gaming_day=datetime.date(2026, 11, 24), ruleset_id=ruleset_id,
+                             bad_beat_fund=None).settled()  # fmt: skip
+        append(f"poker-hand:{table}-{number}", [NewEvent(e.TYPE, e.to_payload()) for e in events],
+               expected_version=0, actor=Actor.system("test"))  # fmt: skip
+        raked += sum(e.amount_cents for e in events if isinstance(e, RakeTaken))
+        pushed += sum(e.amount_cents for e in events if isinstance(e, PotPushed))
+    revenue = rake_by_table(datetime.date(2026, 11, 24))
+    assert set(revenue) <= {"P1", "P2", "P3", "P4"}
+    assert sum(revenue.values()) == raked > 0 and pushed > raked
+    assert rake_by_table(datetime.date(2026, 11, 25)) == {}
