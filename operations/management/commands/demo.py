@@ -358,8 +358,23 @@ class Command(BaseCommand):
             f"Simulated {today}: {summary.rounds} rounds, {summary.events} events, "
             f"{len(summary.injected)} dealer errors injected."
         )
+        self._poker_room(today)
         call_command("check_decks", stdout=self.stdout)
         call_command("replay", "--no-progress", stdout=self.stdout)
+
+    def _poker_room(self, today) -> None:
+        """Today's poker room (§ 553): four tables, three planted dealer errors, the replay."""
+        from tables.poker_room import play_poker_day, replay_poker_day
+
+        day = play_poker_day(today, hands_per_table=60, seed=12, supervisor="supervisor")
+        found = replay_poker_day(today)
+        self.stdout.write(f"Poker room {today}: {day.hands} hands, {day.events} events, "
+                          f"{len(day.planted)} dealer errors planted; replay found:")  # fmt: skip
+        for stream, findings in found.items():
+            for finding in findings:
+                self.stdout.write(f"  {stream} {finding.kind} § {finding.section} "
+                                  f"({finding.expected_cents} expected, "
+                                  f"{finding.recorded_cents} recorded)")  # fmt: skip
 
     def _declared_plans(self, day) -> list:
         """The declared games' tables, each under its rule set in force on ``day``."""

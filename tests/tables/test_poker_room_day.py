@@ -1,0 +1,26 @@
+"""The demo's poker room: a day at four tables whose planted errors the replay finds (§ 553)."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from tables.poker_room import PLANTED, play_poker_day, replay_poker_day
+from tables.rules.poker_room.replay import FindingKind
+
+pytestmark = pytest.mark.django_db
+DAY = datetime.date(2026, 11, 24)
+
+
+def test_553_the_replay_finds_exactly_the_planted_errors(role_users):
+    day = play_poker_day(DAY, hands_per_table=25, seed=3, supervisor="shift_supervisor")
+    assert day.hands == 100 and set(day.planted) == set(PLANTED)
+    found = replay_poker_day(DAY)
+    assert set(found) == set(day.planted.values())
+    kinds = {(f.kind, f.section) for findings in found.values() for f in findings}
+    assert {
+        (FindingKind.MISPUSHED_POT, "553.8(b)(4)(i)"),
+        (FindingKind.OVER_RAKED, "553.15(b)(1)"),
+        (FindingKind.MISSED_BAD_BEAT_CONTRIBUTION, "553.20(c)"),
+    } <= kinds
