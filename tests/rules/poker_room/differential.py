@@ -213,8 +213,10 @@ class Refused(Exception):
 
 
 REFUSALS = {
-    "completion": "in limit, a short all-in bet completed to the full bet: pokerkit wants a "
-    "raise on top of it; the machine lets the next player complete (§ 553.18)",
+    "completion": "a bet or raise after an all-in bet below the minimum: in limit pokerkit "
+    "wants a raise on top of it where the machine lets the next player complete to the full "
+    "bet (§ 553.18); in no limit (about 1 hand in 1,000) pokerkit refuses a raise the "
+    "machine allows, not yet traced",
     "first to act": "a street opened by the highest hand showing when that hand is all-in: "
     "pokerkit goes on clockwise from it, the machine starts at the highest hand showing "
     "among those who can bet (§ 553.10(g), § 553.14(f))",
