@@ -213,10 +213,9 @@ class Refused(Exception):
 
 
 REFUSALS = {
-    "completion": "a bet or raise after an all-in bet below the minimum: in limit pokerkit "
-    "wants a raise on top of it where the machine lets the next player complete to the full "
-    "bet (§ 553.18); in no limit (about 1 hand in 1,000) pokerkit refuses a raise the "
-    "machine allows, not yet traced",
+    "completion": "after an all-in bet below the street's bet, the machine lets the next "
+    "player complete it to the full bet (or raise from there); pokerkit wants a full bet on "
+    "top of the all-in, in limit and no limit alike (§ 553.18 leaves it to the rules)",
     "first to act": "a street opened by the highest hand showing when that hand is all-in: "
     "pokerkit goes on clockwise from it, the machine starts at the highest hand showing "
     "among those who can bet (§ 553.10(g), § 553.14(f))",
