@@ -7,7 +7,8 @@ Better and Five-card Draw, each with a correct dealer's money but for the
 errors :func:`plant` puts in chosen hands: a side pot pushed to the all-in
 player (§ 553.8(b)(4)(i)), an over-rake (§ 553.15(b)), a missed Bad Beat
 contribution (§ 553.20(c)). :func:`replay_poker_day` replays every hand of the
-day from the ledger and returns the findings.
+day from the ledger and returns the findings; :func:`count_fund` records the
+fund's daily count (§ 553.20(d)), short by what the demo plants.
 """
 
 from __future__ import annotations
@@ -17,7 +18,13 @@ import random
 from dataclasses import dataclass, field
 
 from audit.ledger import Actor, NewEvent, append, read_stream
-from tables.bad_beat import BAD_BEAT_STREAM_KIND, RULES_POSTED, hand_rules
+from tables.bad_beat import (
+    BAD_BEAT_STREAM_KIND,
+    COUNTED,
+    RULES_POSTED,
+    contributions_cents,
+    hand_rules,
+)
 from tables.poker_hands import to_poker_event
 from tables.rules.events import Event
 from tables.rules.poker_room.events import BadBeatContributed, HandOpened, PotPushed, RakeTaken
@@ -145,3 +152,15 @@ def replay_poker_day(day: datetime.date) -> dict[str, tuple[PokerFinding, ...]]:
         if result.findings:
             found[stream] = result.findings
     return found
+
+
+def count_fund(fund_id: str, day: datetime.date, *, dealer: str, floorperson: str,
+               short_cents: int = 0) -> int:  # fmt: skip
+    """Record the fund's box count of ``day`` at a closed table (§ 553.20(d)(1)): the hands'
+    contributions less ``short_cents``; returns the amount counted."""
+    amount = contributions_cents(fund_id, day) - short_cents
+    payload = {"gaming_day": day.isoformat(), "amount_cents": amount, "location": "table",
+               "counted_by": dealer, "witnessed_by": floorperson}  # fmt: skip
+    append(f"{BAD_BEAT_STREAM_KIND}:{fund_id}", [NewEvent(COUNTED, payload)],
+           expected_version=None, actor=Actor.system("simulator", source="simulator"))  # fmt: skip
+    return amount

@@ -6,7 +6,8 @@ import datetime
 
 import pytest
 
-from tables.poker_room import PLANTED, play_poker_day, replay_poker_day
+from tables.bad_beat import count_variances
+from tables.poker_room import PLANTED, count_fund, play_poker_day, replay_poker_day
 from tables.rules.poker_room.replay import FindingKind
 
 pytestmark = pytest.mark.django_db
@@ -24,3 +25,10 @@ def test_553_the_replay_finds_exactly_the_planted_errors(role_users):
         (FindingKind.OVER_RAKED, "553.15(b)(1)"),
         (FindingKind.MISSED_BAD_BEAT_CONTRIBUTION, "553.20(c)"),
     } <= kinds
+
+
+def test_553_20_d_a_short_count_of_the_fund_s_box_is_a_variance(role_users):
+    play_poker_day(DAY, hands_per_table=10, seed=3, supervisor="shift_supervisor", planted=())
+    count_fund("BB-HOLDEM", DAY, dealer="dealer", floorperson="floorperson", short_cents=100)
+    variance = count_variances(DAY)["BB-HOLDEM"]
+    assert (variance.difference_cents, variance.section) == (-100, "553.20(d)")
