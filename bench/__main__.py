@@ -15,7 +15,8 @@
 * ``bench.parsheet`` — the Three Card Poker exact par sheet, cold (no database);
 * ``bench.dice_parsheet`` — every dice par sheet under every reading, cold;
 * ``bench.blackjack_parsheet`` — the blackjack side wagers' exact sheets, cold;
-* ``bench.blackjack_replay`` — a blackjack round's replay per event beside Criss-Cross's.
+* ``bench.blackjack_replay`` — a blackjack round's replay per event beside Criss-Cross's;
+* ``bench.poker`` — replay-verify of the poker room's random hands, in memory.
 
 ``python -m bench --only ledger --batches 500`` runs one of them; options
 after ``--only`` that the dispatcher does not know go to the ledger bench
@@ -34,11 +35,11 @@ import traceback
 
 BENCHMARKS = (
     "ledger", "evaluator", "replay", "games", "close", "round_append", "verify", "parsheet",
-    "dice_parsheet", "blackjack_parsheet", "blackjack_replay",
+    "dice_parsheet", "blackjack_parsheet", "blackjack_replay", "poker",
 )  # fmt: skip
 #: Benchmarks run as ``python -m bench.<name>`` in their own interpreter.
 MODULES = ("replay", "games", "close", "round_append", "verify", "parsheet", "dice_parsheet",
-           "blackjack_parsheet", "blackjack_replay")
+           "blackjack_parsheet", "blackjack_replay", "poker")  # fmt: skip
 
 
 def _run_evaluator() -> int:

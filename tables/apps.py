@@ -11,6 +11,7 @@ class TablesConfig(AppConfig):
         # the read models the ledger's exports carry.
         from audit import consistency, providers
         from tables import (  # noqa: F401
+            bad_beat,
             compliance,
             configuration,
             count,
@@ -18,6 +19,7 @@ class TablesConfig(AppConfig):
             decks,
             dice,
             exports,
+            poker_hands,
             projections,
             read_scope,
             reviews,

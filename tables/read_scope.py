@@ -41,11 +41,13 @@ from audit.consistency import CHECK_KIND
 from audit.records import roles_of
 from casino.configuration import CASINO_CONFIG_KIND
 from casino.roles import Role
+from tables.bad_beat import BAD_BEAT_STREAM_KIND
 from tables.compliance import COMPLIANCE_STREAM_KIND
 from tables.configuration import TABLE_CONFIG_KIND
 from tables.count import COUNT_STREAM_KIND
 from tables.decks import DECK_STREAM_KIND
 from tables.dice import DICE_STREAM_KIND
+from tables.poker_hands import POKER_HAND_STREAM_KIND
 from tables.reviews import FINDING_STREAM_KIND
 from tables.round_events import ROUND_STREAM_KIND
 from tables.table_day import (
@@ -85,30 +87,33 @@ KINDS = (
     "access",
     "permission-change",
     CHECK_KIND,
+    POKER_HAND_STREAM_KIND,
+    BAD_BEAT_STREAM_KIND,
 )
 
 # fmt: off
 # Columns follow KINDS: 1 round, 2 table, 3 slip, 4 deck, 5 dice, 6 compliance,
 # 7 finding, 8 count, 9 close, 10 export, 11 ledger-check, 12 variance,
 # 13 table-config, 14 casino-config, 15 access, 16 permission-change, 17
-# projection-check; then whether the role follows the global log.
-#                          1  2  3  4  5  6  7  8  9  10 11 12 13 14 15 16 17
+# projection-check, 18 poker-hand (as a round), 19 badbeat; then whether the role follows
+# the log.                 1  2  3  4  5  6  7  8  9  10 11 12 13 14 15 16 17 18 19
 READ_MATRIX: dict[Role, tuple[tuple[Scope, ...], bool]] = {
-    Role.DEALER:           ((D, D, D, D, D, _, _, _, _, _, _, _, _, _, _, _, _), False),
-    Role.TABLE_DEVICE:     ((T, T, T, T, T, T, _, _, _, _, _, _, T, _, _, _, _), False),
-    Role.FLOORPERSON:      ((A, A, A, A, A, A, A, _, _, _, _, _, A, _, _, _, A), False),
-    Role.SHIFT_SUPERVISOR: ((A, A, A, A, A, A, A, A, A, _, _, A, A, A, _, _, A), False),
-    Role.CAGE_CASHIER:     ((_, _, A, _, _, _, _, _, _, _, _, _, _, _, _, _, _), False),
-    Role.FINANCE:          ((A, A, A, _, _, _, _, A, A, _, _, A, A, A, _, _, A), False),
-    Role.REGULATOR:        ((A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A), True),
-    Role.ADMINISTRATOR:    ((_, _, _, _, _, _, _, _, A, A, A, _, A, A, A, A, A), False),
-    Role.SYSTEM:           ((A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A), True),
+    Role.DEALER:           ((D, D, D, D, D, _, _, _, _, _, _, _, _, _, _, _, _, D, _), False),
+    Role.TABLE_DEVICE:     ((T, T, T, T, T, T, _, _, _, _, _, _, T, _, _, _, _, T, _), False),
+    Role.FLOORPERSON:      ((A, A, A, A, A, A, A, _, _, _, _, _, A, _, _, _, A, A, A), False),
+    Role.SHIFT_SUPERVISOR: ((A, A, A, A, A, A, A, A, A, _, _, A, A, A, _, _, A, A, A), False),
+    Role.CAGE_CASHIER:     ((_, _, A, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, A), False),
+    Role.FINANCE:          ((A, A, A, _, _, _, _, A, A, _, _, A, A, A, _, _, A, A, A), False),
+    Role.REGULATOR:        ((A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A), True),
+    Role.ADMINISTRATOR:    ((_, _, _, _, _, _, _, _, A, A, A, _, A, A, A, A, A, _, _), False),
+    Role.SYSTEM:           ((A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A), True),
 }
 # fmt: on
 
 #: The kinds whose streams belong to one table day (the others to a table).
 _DAY_KINDS = frozenset({ROUND_STREAM_KIND, TABLE_STREAM_KIND, SLIP_STREAM_KIND,
-                        COUNT_STREAM_KIND, FINDING_STREAM_KIND})  # fmt: skip
+                        COUNT_STREAM_KIND, FINDING_STREAM_KIND,
+                        POKER_HAND_STREAM_KIND})  # fmt: skip
 
 
 def scope_of(role: str, kind: str) -> Scope:

@@ -94,7 +94,7 @@ def schema_of(cls: type[Event]) -> dict[str, Any]:
     }
 
 
-def _engine_check(cls: type[Event]):
+def engine_check(cls: type[Event]):
     """The engine's own validation (card text, seat/position addressing…),
     re-raised as ``field: reason`` so the ledger names the field."""
 
@@ -248,7 +248,7 @@ for _cls in ROUND_EVENT_TYPES.values():
                 version: UPCASTERS[(_cls.TYPE, version)]
                 for version in range(1, _cls.SCHEMA_VERSION)
             },
-            check=_engine_check(_cls),
+            check=engine_check(_cls),
         )
     )
 

@@ -47,6 +47,8 @@ STREAMS = {
     "access": "access:2024-05-01",
     "permission-change": "permission-change:20240501T090000-abcdef",
     "projection-check": "projection-check:20240502T083000000000Z",
+    "poker-hand": "poker-hand:P1-20240501-0001",
+    "badbeat": "badbeat:BB1",
 }
 
 # fmt: off
@@ -54,19 +56,19 @@ STREAMS = {
 # table days' (dealers), . = none; the last column: follows the global log.
 # Columns: 1 round, 2 table, 3 slip, 4 deck, 5 dice, 6 compliance, 7 finding,
 # 8 count, 9 close, 10 export, 11 ledger-check, 12 variance, 13 table-config,
-# 14 casino-config, 15 access, 16 permission-change, 17 projection-check.
-#                           1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 log
+# 14 casino-config, 15 access, 16 permission-change, 17 projection-check, 18 poker-hand,
+# 19 badbeat.               1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 log
 EXPECTED = {
-    Role.DEALER:           "D D D D D . . . .  .  .  .  .  .  .  .  .  0",
-    Role.TABLE_DEVICE:     "T T T T T T . . .  .  .  .  T  .  .  .  .  0",
-    Role.FLOORPERSON:      "A A A A A A A . .  .  .  .  A  .  .  .  A  0",
-    Role.SHIFT_SUPERVISOR: "A A A A A A A A A  .  .  A  A  A  .  .  A  0",
-    Role.CAGE_CASHIER:     ". . A . . . . . .  .  .  .  .  .  .  .  .  0",
-    Role.FINANCE:          "A A A . . . . A A  .  .  A  A  A  .  .  A  0",
-    Role.REGULATOR:        "A A A A A A A A A  A  A  A  A  A  A  A  A  1",
-    Role.ADMINISTRATOR:    ". . . . . . . . A  A  A  .  A  A  A  A  A  0",
-    Role.SYSTEM:           "A A A A A A A A A  A  A  A  A  A  A  A  A  1",
-    None:                  ". . . . . . . . .  .  .  .  .  .  .  .  .  0",
+    Role.DEALER:           "D D D D D . . . .  .  .  .  .  .  .  .  .  D  .  0",
+    Role.TABLE_DEVICE:     "T T T T T T . . .  .  .  .  T  .  .  .  .  T  .  0",
+    Role.FLOORPERSON:      "A A A A A A A . .  .  .  .  A  .  .  .  A  A  A  0",
+    Role.SHIFT_SUPERVISOR: "A A A A A A A A A  .  .  A  A  A  .  .  A  A  A  0",
+    Role.CAGE_CASHIER:     ". . A . . . . . .  .  .  .  .  .  .  .  .  .  A  0",
+    Role.FINANCE:          "A A A . . . . A A  .  .  A  A  A  .  .  A  A  A  0",
+    Role.REGULATOR:        "A A A A A A A A A  A  A  A  A  A  A  A  A  A  A  1",
+    Role.ADMINISTRATOR:    ". . . . . . . . A  A  A  .  A  A  A  A  A  .  .  0",
+    Role.SYSTEM:           "A A A A A A A A A  A  A  A  A  A  A  A  A  A  A  1",
+    None:                  ". . . . . . . . .  .  .  .  .  .  .  .  .  .  .  0",
 }
 # fmt: on
 LETTER = {Scope.ALL: "A", Scope.TABLE: "T", Scope.ASSIGNED: "D", Scope.NONE: "."}
@@ -108,6 +110,9 @@ def streams(db):
     _put(STREAMS["slip"], "slip.fill_requested", {**at, "amounts": {"2500": 4}})
     _put(STREAMS["deck"], "deck.received", {"deck_id": "D-0001", "table_id": "T1"})
     _put(STREAMS["dice"], "dice.received", {"dice_id": "X-0001", "table_id": "T1"})
+    _put(STREAMS["poker-hand"], "poker.hand_opened", {"hand_id": "P1-20240501-0001", **at})
+    _put(STREAMS["badbeat"], "badbeat.count_verified",
+         {"gaming_day": DAY, "amount_cents": 0, "cashier": "cage_cashier"})  # fmt: skip
     _put(STREAMS["compliance"], "compliance.deck_change_due",
          {"deck_id": "D-0001", **at})  # fmt: skip
     _put(STREAMS["finding"], "finding.acknowledged", {"note": "seen"})

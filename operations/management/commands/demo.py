@@ -358,8 +358,30 @@ class Command(BaseCommand):
             f"Simulated {today}: {summary.rounds} rounds, {summary.events} events, "
             f"{len(summary.injected)} dealer errors injected."
         )
+        self._poker_room(today)
         call_command("check_decks", stdout=self.stdout)
         call_command("replay", "--no-progress", stdout=self.stdout)
+
+    def _poker_room(self, today) -> None:
+        """Today's poker room (§ 553): four tables, three planted dealer errors, the replay."""
+        from tables.bad_beat import count_variances
+        from tables.poker_room import count_fund, play_poker_day, replay_poker_day
+
+        day = play_poker_day(today, hands_per_table=60, seed=12, supervisor="supervisor")
+        found = replay_poker_day(today)
+        self.stdout.write(f"Poker room {today}: {day.hands} hands, {day.events} events, "
+                          f"{len(day.planted)} dealer errors planted; replay found:")  # fmt: skip
+        for stream, findings in found.items():
+            for finding in findings:
+                self.stdout.write(f"  {stream} {finding.kind} § {finding.section} "
+                                  f"({finding.expected_cents} expected, "
+                                  f"{finding.recorded_cents} recorded)")  # fmt: skip
+        # The Bad Beat box counted $1 short (§ 553.20(d)): a variance against the hands.
+        count_fund("BB-HOLDEM", today, dealer="dealer", floorperson="floor", short_cents=100)
+        for fund, variance in count_variances(today).items():
+            self.stdout.write(f"  Bad Beat fund {fund}: counted {variance.counted_cents}, "
+                              f"contributed {variance.contributed_cents} "
+                              f"(§ {variance.section})")  # fmt: skip
 
     def _declared_plans(self, day) -> list:
         """The declared games' tables, each under its rule set in force on ``day``."""

@@ -14,4 +14,10 @@ shuffling; every card comes from the caller.
 * :mod:`.lows`: ace-to-five low hands and the eight-or-better qualifier.
 * :mod:`.charges`: rake, time charges and the Bad Beat fund's rules.
 * :mod:`.settlement`: what a finished hand requires, pot by pot.
+* :mod:`.events`: a hand as events; :mod:`.record` records one as it is played;
+  :mod:`.replay` folds them through :mod:`.hand` and judges the dealer's money.
+* :mod:`.rulesets`: the posted rule sets a hand's events name.
+* :mod:`.phh`: hands in and out of PHH, pokerkit's hand history format.
+* :mod:`.bad_beat_fund`: a fund's effective-dated rules and its daily count.
+* :mod:`.simulate`: random hands for the tests, the bench and the demo.
 """

@@ -1,0 +1,214 @@
+"""A Bad Beat fund in the ledger: one stream per fund, ``badbeat:<fund_id>`` (§ 553.20).
+
+* ``badbeat.rules_posted``: the fund's posted rules (§ 553.20(b)), effective
+  from a gaming day until the next version (:mod:`tables.rules.poker_room.bad_beat_fund`),
+  and the tables that contribute;
+* ``badbeat.counted``: the box's daily count (§ 553.20(d)), at a closed table
+  by a dealer in the presence of a floorperson or higher (both sign, (d)(1)),
+  or at the cage by a cashier ((d)(2));
+* ``badbeat.count_verified``: the cage's verification of the count (§ 553.20(e)).
+
+Contributions are not recorded here: each is a ``poker.bad_beat_contributed``
+of a hand whose ``poker.hand_opened`` names the fund (:mod:`tables.poker_hands`),
+so the fund's day is the sum of its hands' (:func:`contributions_cents`), and
+the count against it a variance (:func:`count_variances`). A hand's required
+contribution follows the rules in force on its gaming day (:func:`hand_rules`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import connection
+
+from audit import errors
+from audit.ledger import Actor, NewEvent, RecordedEvent, read_stream
+from audit.registry import (
+    CENTS,
+    EventType,
+    StreamKind,
+    object_schema,
+    register_event_type,
+    register_stream_kind,
+)
+from casino.roles import Role
+from tables.corrections import TABLE_CORRECTIONS
+from tables.decks import USERNAME, _check_signer, _refuse
+from tables.rules.poker_room.bad_beat_fund import (
+    CountVariance,
+    RulesHistory,
+    count_variance,
+    rules_from_payload,
+)
+from tables.rules.poker_room.events import HandOpened
+from tables.rules.poker_room.rules import PokerRuleSet
+from tables.rules.poker_room.rulesets import poker_ruleset
+
+BAD_BEAT_STREAM_KIND = "badbeat"
+RULES_POSTED = "badbeat.rules_posted"
+COUNTED = "badbeat.counted"
+COUNT_VERIFIED = "badbeat.count_verified"
+
+_FRACTION = {"type": "string", "pattern": "^[0-9]{1,9}/[1-9][0-9]{0,8}$"}
+_DAY = {"type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+_SUPERVISING = (Role.FLOORPERSON, Role.SHIFT_SUPERVISOR)
+
+_SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
+    RULES_POSTED: (
+        "A Bad Beat fund's posted rules, in force from a gaming day (§ 553.20(b), (c)).",
+        object_schema({
+            "effective_from": _DAY, "rate": _FRACTION, "maximum_cents": CENTS,
+            "unit_cents": {**CENTS, "minimum": 1}, "minimum_pot_cents": CENTS,
+            "qualifying_hand": {"type": "string", "minLength": 10, "maxLength": 20},
+            "payout_share": _FRACTION, "losing_share": _FRACTION, "winning_share": _FRACTION,
+            "table_share": _FRACTION,
+            "tables": {"type": "array", "items": {"type": "string", "minLength": 1,
+                                                  "maxLength": 50}},
+            "posted_by": USERNAME,
+        }),
+    ),  # fmt: skip
+    COUNTED: (
+        "The Bad Beat box's count for a gaming day (§ 553.20(d)).",
+        object_schema({
+            "gaming_day": _DAY, "amount_cents": CENTS, "location": {"enum": ["table", "cage"]},
+            "counted_by": USERNAME, "witnessed_by": USERNAME,
+        }),
+    ),  # fmt: skip
+    COUNT_VERIFIED: (
+        "A cashier verified the Bad Beat count at the cage (§ 553.20(e)).",
+        object_schema({"gaming_day": _DAY, "amount_cents": CENTS, "cashier": USERNAME}),
+    ),
+}
+
+
+def history(events: Sequence[RecordedEvent]) -> RulesHistory:
+    """The fund's rules, version by version."""
+    rules = RulesHistory()
+    for event in events:
+        if event.event_type == RULES_POSTED:
+            effective = datetime.date.fromisoformat(event.payload["effective_from"])
+            rules = rules.posted(effective, rules_from_payload(event.payload))
+    return rules
+
+
+def bad_beat_policy(
+    stream_id: str, recorded: Sequence[RecordedEvent], new: Sequence[NewEvent], actor: Actor
+) -> None:
+    """Refuse rules that do not hold together or go back in time, a count not signed by
+    two people of the roles § 553.20(d) names, a verification of a day never counted."""
+    rules = history(recorded)
+    counted = {e.payload["gaming_day"] for e in recorded if e.event_type == COUNTED}
+    for index, event in enumerate(new):
+        kind, payload = event.event_type, event.payload
+        if kind == RULES_POSTED:
+            try:
+                rules = rules.posted(datetime.date.fromisoformat(payload["effective_from"]),
+                                     rules_from_payload(payload))  # fmt: skip
+            except ValueError as error:
+                field, _, reason = str(error).partition(": ")
+                _refuse(f"§ 553.20(b): {reason}", index=index, section="553.20(b)",
+                        field=field if field in payload else "")  # fmt: skip
+            _check_signer(actor, payload["posted_by"], (Role.SHIFT_SUPERVISOR,), index=index,
+                          field="posted_by", section="553.20(b)")  # fmt: skip
+        elif kind == COUNTED:
+            if payload["counted_by"] == payload["witnessed_by"]:
+                _refuse("§ 553.20(d)(1): the count is signed by two people", index=index,
+                        field="witnessed_by", section="553.20(d)(1)")  # fmt: skip
+            at_table = payload["location"] == "table"
+            _check_signer(actor, payload["counted_by"],
+                          (Role.DEALER,) if at_table else (Role.CAGE_CASHIER,), index=index,
+                          field="counted_by", section="553.20(d)")  # fmt: skip
+            _check_signer(actor, payload["witnessed_by"], _SUPERVISING, index=index,
+                          field="witnessed_by", section="553.20(d)")  # fmt: skip
+            counted.add(payload["gaming_day"])
+        elif kind == COUNT_VERIFIED:
+            if payload["gaming_day"] not in counted:
+                _refuse(f"§ 553.20(e): no count of {payload['gaming_day']} to verify",
+                        index=index, field="gaming_day", section="553.20(e)")  # fmt: skip
+            _check_signer(actor, payload["cashier"], (Role.CAGE_CASHIER,), index=index,
+                          field="cashier", section="553.20(e)")  # fmt: skip
+
+
+def hand_rules(opened: HandOpened) -> PokerRuleSet:
+    """The hand's rule set, its Bad Beat rules those its fund had in force that day.
+
+    :raises errors.RuleViolation: for a fund with no rules in force on the hand's day.
+    """
+    rules = poker_ruleset(opened.ruleset_id)
+    if opened.bad_beat_fund is None:
+        return rules
+    in_force = history(read_stream(f"{BAD_BEAT_STREAM_KIND}:{opened.bad_beat_fund}")).on(
+        opened.gaming_day
+    )
+    if in_force is None:
+        raise errors.RuleViolation(
+            f"§ 553.20(b): fund {opened.bad_beat_fund!r} has no rules in force on "
+            f"{opened.gaming_day}", field="events[0].payload.bad_beat_fund", section="553.20(b)",
+        )  # fmt: skip
+    return dataclasses.replace(rules, bad_beat=in_force)
+
+
+def contributions_cents(fund_id: str, day: datetime.date) -> int:
+    """What the dealers put in the fund's box on ``day``: its hands' contributions."""
+    sql = (
+        "SELECT COALESCE(SUM((c.payload ->> 'amount_cents')::bigint), 0) FROM ledger_event c "
+        "JOIN ledger_event o ON o.stream_id = c.stream_id AND o.version = 1 "
+        "WHERE c.event_type = 'poker.bad_beat_contributed' "
+        "AND o.event_type = 'poker.hand_opened' AND o.stream_id LIKE 'poker-hand:%%' "
+        "AND o.payload ->> 'bad_beat_fund' = %s AND o.payload ->> 'gaming_day' = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [fund_id, day.isoformat()])
+        return int(cursor.fetchone()[0])
+
+
+def count_variances(day: datetime.date) -> dict[str, CountVariance]:
+    """Each fund whose count of ``day`` differs from its hands' contributions (the cage's
+    verified amount where there is one, else the count; no count counts as zero)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT DISTINCT payload ->> 'bad_beat_fund' FROM ledger_event "
+            "WHERE event_type = 'poker.hand_opened' AND payload ->> 'gaming_day' = %s "
+            "AND payload ->> 'bad_beat_fund' IS NOT NULL "
+            "UNION SELECT DISTINCT substr(stream_id, 9) FROM ledger_event "
+            "WHERE event_type IN (%s, %s) AND payload ->> 'gaming_day' = %s",
+            [day.isoformat(), COUNTED, COUNT_VERIFIED, day.isoformat()],
+        )
+        funds = sorted(row[0] for row in cursor.fetchall())
+    found = {}
+    for fund_id in funds:
+        counted = verified = None
+        for event in read_stream(f"{BAD_BEAT_STREAM_KIND}:{fund_id}"):
+            if event.payload.get("gaming_day") != day.isoformat():
+                continue
+            if event.event_type == COUNTED:
+                counted = (counted or 0) + event.payload["amount_cents"]
+            elif event.event_type == COUNT_VERIFIED:
+                verified = event.payload["amount_cents"]
+        amount = verified if verified is not None else counted or 0
+        variance = count_variance(
+            contributed_cents=contributions_cents(fund_id, day), counted_cents=amount
+        )
+        if variance is not None:
+            found[fund_id] = variance
+    return found
+
+
+for _name, (_description, _schema) in _SCHEMAS.items():
+    register_event_type(
+        EventType(name=_name, version=1, description=_description, schema=_schema)
+    )
+
+register_stream_kind(
+    StreamKind(
+        name=BAD_BEAT_STREAM_KIND,
+        description="One Bad Beat fund (§ 553.20): its posted rules with their history and "
+        "its box's daily counts; the contributions are its hands'.",
+        accepts=frozenset(_SCHEMAS),
+        policy=bad_beat_policy,
+        corrections=TABLE_CORRECTIONS,
+    )
+)

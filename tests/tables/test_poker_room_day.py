@@ -1,0 +1,34 @@
+"""The demo's poker room: a day at four tables whose planted errors the replay finds (§ 553)."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from tables.bad_beat import count_variances
+from tables.poker_room import PLANTED, count_fund, play_poker_day, replay_poker_day
+from tables.rules.poker_room.replay import FindingKind
+
+pytestmark = pytest.mark.django_db
+DAY = datetime.date(2026, 11, 24)
+
+
+def test_553_the_replay_finds_exactly_the_planted_errors(role_users):
+    day = play_poker_day(DAY, hands_per_table=25, seed=3, supervisor="shift_supervisor")
+    assert day.hands == 100 and set(day.planted) == set(PLANTED)
+    found = replay_poker_day(DAY)
+    assert set(found) == set(day.planted.values())
+    kinds = {(f.kind, f.section) for findings in found.values() for f in findings}
+    assert {
+        (FindingKind.MISPUSHED_POT, "553.8(b)(4)(i)"),
+        (FindingKind.OVER_RAKED, "553.15(b)(1)"),
+        (FindingKind.MISSED_BAD_BEAT_CONTRIBUTION, "553.20(c)"),
+    } <= kinds
+
+
+def test_553_20_d_a_short_count_of_the_fund_s_box_is_a_variance(role_users):
+    play_poker_day(DAY, hands_per_table=10, seed=3, supervisor="shift_supervisor", planted=())
+    count_fund("BB-HOLDEM", DAY, dealer="dealer", floorperson="floorperson", short_cents=100)
+    variance = count_variances(DAY)["BB-HOLDEM"]
+    assert (variance.difference_cents, variance.section) == (-100, "553.20(d)")
