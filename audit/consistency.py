@@ -17,7 +17,8 @@ rows are replayed (``Projection.day_streams``) and only that day's rows are
 compared; projections whose rows have no day (decks, dice) are then left to
 the whole-ledger check, and said so. A day can be checked in parts by table,
 each in a process of its own, all in one snapshot (``verify(workers=N)``,
-"a day in parts" below); the nightly job checks the whole ledger.
+"a day in parts" below); the nightly job checks every day so, and what has
+no day whole (``audit.nightly_projections``).
 
 Checks of what the apps keep beside the ledger that is not a projection
 (the admin's configuration history, ``register_check``) run with them. The
@@ -833,20 +834,3 @@ def default_workers() -> int:
     if connection.vendor != "postgresql":
         return 1
     return max(1, int(getattr(settings, "CLOSE_WORKERS", 2)))
-
-
-def check_projections() -> dict[str, Any]:
-    """The nightly job: every projection and check over the whole ledger, its
-    outcome recorded in the ledger (differences or none). The whole ledger,
-    not the days the ledger added to since: tampering with a read model adds
-    nothing to the ledger, so an old day must be checked again every night."""
-    import logging
-
-    result = verify()
-    stream_id = record_verification(result, run_by="nightly job")
-    if result.differences:
-        logging.getLogger(__name__).error(
-            "verify_projections found %d difference(s), recorded in %s: %s",
-            len(result.differences), stream_id, "; ".join(map(str, result.differences[:5])))
-    return {"ok": result.ok, "recorded": stream_id, "differences": len(result.differences),
-            "events": result.events}  # fmt: skip

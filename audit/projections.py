@@ -118,30 +118,29 @@ def upsert(model: type[models.Model], rows: list[models.Model]) -> None:
 def copy_rows(model: type[models.Model], rows: Sequence[dict[str, object]]) -> None:
     """Insert rows (each a dict of column to value, the same columns) into
     ``model``'s table by its unqualified name, in one COPY on PostgreSQL: how
-    ``verify_projections`` fills a shadow with what it recomputed. JSON
-    columns are given as Python values."""
+    ``verify_projections`` fills a shadow with what it recomputed. Values are
+    Python's (JSON columns as dicts and lists)."""
     if not rows:
         return
     columns = list(rows[0])
-    json_fields = {f.column for f in model._meta.concrete_fields
-                   if f.get_internal_type() == "JSONField"}  # fmt: skip
-    at = [i for i, column in enumerate(columns) if column in json_fields]
-    records = [list(row.values()) for row in rows]
-    for record in records:
-        for i in at:
-            record[i] = json.dumps(record[i])  # as JSONField stores it
+    fields = {f.column: f for f in model._meta.concrete_fields}
     table = connection.ops.quote_name(model._meta.db_table)
     listed = ", ".join(connection.ops.quote_name(c) for c in columns)
     if connection.vendor == "postgresql":
         from audit.storage import pg_cursor
 
+        at = [i for i, c in enumerate(columns) if fields[c].get_internal_type() == "JSONField"]
         with pg_cursor() as cursor, cursor.copy(f"COPY {table} ({listed}) FROM STDIN") as copy:
-            for record in records:
+            for row in rows:
+                record = list(row.values())
+                for i in at:
+                    record[i] = json.dumps(record[i])  # as JSONField stores it
                 copy.write_row(record)
         return
+    prepared = [[fields[c].get_db_prep_save(row[c], connection) for c in columns] for row in rows]
     with connection.cursor() as cursor:
         cursor.executemany(f"INSERT INTO {table} ({listed}) VALUES "
-                           f"({', '.join(['%s'] * len(columns))})", records)  # fmt: skip
+                           f"({', '.join(['%s'] * len(columns))})", prepared)  # fmt: skip
 
 
 def emptying(*read_models: type[models.Model]) -> Callable[[], None]:
