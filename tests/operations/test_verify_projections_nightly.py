@@ -72,3 +72,40 @@ def test_the_nightly_task_warns_the_finance_page_and_the_floor_board(closed, cli
     client.force_login(closed[Role.SHIFT_SUPERVISOR])
     board = client.get("/admin/floor/").content.decode()
     assert RED in board and "found 1 difference" in board, board
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_a_real_worker_runs_the_parts_and_names_what_one_process_names(closed, client,  # noqa: F811
+                                                                       tmp_path):  # fmt: skip
+    from celery import Celery
+
+    from tests.operations.test_close_celery import WAIT_SECONDS, Workers, redis_url
+    from tests.tables.test_deck_job_celery import flushed_broker
+
+    _forge_every_attack()
+    alone = [str(d)[:500] for d in consistency.verify().differences]
+    broker = redis_url()
+    flushed_broker(broker)
+    client_app = Celery("nightly-test", broker=broker, backend=broker)
+    workers = Workers(tmp_path, broker)
+    try:
+        workers.start(concurrency=2)  # the job in one process, parts in the other too
+        sent = client_app.send_task("audit.verify_projections")
+        result = sent.get(timeout=WAIT_SECONDS * 3, interval=0.2, disable_sync_subtasks=False)
+    except BaseException:
+        workers.stop_all()
+        print(workers.logs())
+        raise
+    finally:
+        workers.stop_all()
+        flushed_broker(broker)
+    log = workers.log(1)
+    # Every part was a task; the worker's other process checked some of them.
+    assert log.count("audit.verify_projections_part[") >= 2 * 4, log[-3000:]
+    assert "'checked'" in log, log[-3000:]
+    assert result["ok"] is False and result["differences"] == len(alone)
+    outcome = consistency.last_outcome(DAY)
+    assert outcome.stream_id == result["recorded"] and outcome.run_by == "nightly job"
+    assert [d["text"] for d in outcome.differences()] == alone
+    _warns(client, closed)
