@@ -17,7 +17,8 @@ rows are replayed (``Projection.day_streams``) and only that day's rows are
 compared; projections whose rows have no day (decks, dice) are then left to
 the whole-ledger check, and said so. A day can be checked in parts by table,
 each in a process of its own, all in one snapshot (``verify(workers=N)``,
-"a day in parts" below); the nightly job checks the whole ledger.
+"a day in parts" below); the nightly job checks every day so, and what has
+no day whole (``audit.nightly_projections``).
 
 Checks of what the apps keep beside the ledger that is not a projection
 (the admin's configuration history, ``register_check``) run with them. The
@@ -201,12 +202,29 @@ def _temp(name: str) -> str:
     return f"pg_temp.{_quote(name)}" if connection.vendor == "postgresql" else f"temp.{name}"
 
 
+def _stream_table(name: str, streams: Sequence[str]) -> str:
+    """A temporary table ``name`` of stream ids (dropped first if there), in
+    one statement on PostgreSQL; a query of its ids."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {_temp(name)}")
+        cursor.execute(f"CREATE TEMPORARY TABLE {_quote(name)} "
+                       "(stream_id varchar(200) PRIMARY KEY)")  # fmt: skip
+        if connection.vendor == "postgresql":
+            cursor.execute(f"INSERT INTO {_temp(name)} SELECT unnest(%s::varchar[])",
+                           [sorted(streams)])  # fmt: skip
+            cursor.execute(f"ANALYZE {_temp(name)}")
+        else:
+            cursor.executemany(f"INSERT INTO {_temp(name)} VALUES (%s)",
+                               [(s,) for s in sorted(streams)])  # fmt: skip
+    return f"SELECT stream_id FROM {_temp(name)}"
+
+
 def _feed(chosen: list[Projection], upto: dict[str, int],
           streams: dict[str, frozenset[str] | None], day: datetime.date | None,
-          progress: Callable[[int, int], None] | None) -> int:  # fmt: skip
+          tick: Callable[[int], None]) -> int:  # fmt: skip
     """Every event the chosen projections fold, in ledger order, each
-    projection given its own (its types, its streams, up to its checkpoint).
-    Progress counts events for a day, positions passed for the whole ledger."""
+    projection given its own (its types, its streams, up to its checkpoint);
+    ``tick`` told how many events each batch read."""
     if not chosen:
         return 0
     last = max(upto[p.name] for p in chosen)
@@ -215,24 +233,13 @@ def _feed(chosen: list[Projection], upto: dict[str, int],
         types = sorted(set().union(*(p.event_types or () for p in chosen)))
         where, params = f" AND event_type IN ({', '.join(['%s'] * len(types))})", types
     if day is not None:
-        wanted = sorted(set().union(*(s for s in streams.values() if s)))
+        chosen_streams = _stream_table("verify_streams",
+                                       list(set().union(*(s for s in streams.values() if s))))
         with connection.cursor() as cursor:
-            cursor.execute(f"CREATE TEMPORARY TABLE {_quote('verify_streams')} "
-                           "(stream_id varchar(200) PRIMARY KEY)")  # fmt: skip
-            cursor.executemany(f"INSERT INTO {_temp('verify_streams')} VALUES (%s)",
-                               [(s,) for s in wanted])  # fmt: skip
-            if connection.vendor == "postgresql":
-                cursor.execute(f"ANALYZE {_temp('verify_streams')}")
-            chosen_streams = f"SELECT stream_id FROM {_temp('verify_streams')}"
-            cursor.execute(f"SELECT min(position), count(*) FROM ledger_event WHERE stream_id "
+            cursor.execute(f"SELECT min(position) FROM ledger_event WHERE stream_id "
                            f"IN ({chosen_streams}) AND position <= %s", [last])  # fmt: skip
-            first, total = cursor.fetchone()
-        start = (first or 1) - 1
+            start = (cursor.fetchone()[0] or 1) - 1
         where += f" AND stream_id IN ({chosen_streams})"
-    else:
-        total = last
-    if progress is not None:
-        progress(0, total)
     kinds = {p.name: p.event_types for p in chosen}
     fed, after = 0, start
     while after < last:
@@ -241,7 +248,7 @@ def _feed(chosen: list[Projection], upto: dict[str, int],
             f"{where} ORDER BY position LIMIT %s", [after, last, *params, _BATCH])  # fmt: skip
         if not batch:
             break
-        passed, after = batch[-1].position - after, batch[-1].position
+        after = batch[-1].position
         for projection in chosen:
             types, own, until = kinds[projection.name], streams[projection.name], \
                 upto[projection.name]  # fmt: skip
@@ -251,8 +258,7 @@ def _feed(chosen: list[Projection], upto: dict[str, int],
             if given:
                 projection.apply(given)
         fed += len(batch)
-        if progress is not None:
-            progress(len(batch) if day is not None else passed, total)
+        tick(len(batch))
     return fed
 
 
@@ -270,15 +276,9 @@ def _columns(read_model: ReadModel) -> tuple[list[str], list[str]]:
 
 
 def _own_streams(streams: frozenset[str]) -> str:
-    """A temporary table of a projection's streams of the day, for the rows
-    that name no day (the stream index)."""
-    with connection.cursor() as cursor:
-        cursor.execute(f"DROP TABLE IF EXISTS {_temp('verify_own')}")
-        cursor.execute(f"CREATE TEMPORARY TABLE {_quote('verify_own')} "
-                       "(stream_id varchar(200) PRIMARY KEY)")  # fmt: skip
-        cursor.executemany(f"INSERT INTO {_temp('verify_own')} VALUES (%s)",
-                           [(s,) for s in sorted(streams)])  # fmt: skip
-    return f"SELECT stream_id FROM {_temp('verify_own')}"
+    """A temporary table of a projection's streams of the day (its rows that
+    name no day are those of these streams; a recompute covers these)."""
+    return _stream_table("verify_own", list(streams))
 
 
 def _compare(
@@ -472,6 +472,26 @@ def verify(names: Sequence[str] | None = None, *, gaming_day: datetime.date | No
     return result
 
 
+def _ticker(chosen: list[Projection], upto: dict[str, int],
+            streams: dict[str, frozenset[str] | None], day: datetime.date | None,
+            progress: Callable[[int, int], None] | None) -> Callable[[int], None]:  # fmt: skip
+    """``progress`` told of the events read out of about how many: a day's
+    streams' events, or the ledger's positions."""
+    if progress is None:
+        return lambda done: None
+    last = max((upto[p.name] for p in chosen), default=0)
+    total = last
+    if day is not None:
+        every = _stream_table("verify_all", list(set().union(*(s for s in streams.values()
+                                                                 if s))))  # fmt: skip
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT count(*) FROM ledger_event WHERE stream_id IN ({every}) "
+                           "AND position <= %s", [last])  # fmt: skip
+            total = cursor.fetchone()[0]
+    progress(0, total)
+    return lambda done: progress(done, total)
+
+
 def _recompute(chosen: list[Projection], upto: dict[str, int],
                streams: dict[str, frozenset[str] | None], day: datetime.date | None,
                part: _Part | None, progress: Callable[[int, int], None] | None = None,
@@ -488,14 +508,15 @@ def _recompute(chosen: list[Projection], upto: dict[str, int],
     # apply can reach a live row.
     for table in sorted(tables):
         _shadow(table, live[table])
+    tick = _ticker(chosen, upto, streams, day, progress)
     folded = [p for p in chosen if p.recompute is None]
     with batch_gc():
-        events = _feed(folded, upto, streams, day, progress)
-    for projection in chosen:
-        if projection.recompute is not None:
-            own = streams[projection.name]
-            projection.recompute(None if own is None else _own_streams(own),
-                                 upto[projection.name])  # fmt: skip
+        events = _feed(folded, upto, streams, day, tick)
+        for projection in chosen:
+            if projection.recompute is not None:
+                own = streams[projection.name]
+                events += projection.recompute(None if own is None else _own_streams(own),
+                                               upto[projection.name], tick, day)  # fmt: skip
     found: list[Difference] = []
     for projection in chosen:
         for read_model in projection.read_models:
@@ -813,20 +834,3 @@ def default_workers() -> int:
     if connection.vendor != "postgresql":
         return 1
     return max(1, int(getattr(settings, "CLOSE_WORKERS", 2)))
-
-
-def check_projections() -> dict[str, Any]:
-    """The nightly job: every projection and check over the whole ledger, its
-    outcome recorded in the ledger (differences or none). The whole ledger,
-    not the days the ledger added to since: tampering with a read model adds
-    nothing to the ledger, so an old day must be checked again every night."""
-    import logging
-
-    result = verify()
-    stream_id = record_verification(result, run_by="nightly job")
-    if result.differences:
-        logging.getLogger(__name__).error(
-            "verify_projections found %d difference(s), recorded in %s: %s",
-            len(result.differences), stream_id, "; ".join(map(str, result.differences[:5])))
-    return {"ok": result.ok, "recorded": stream_id, "differences": len(result.differences),
-            "events": result.events}  # fmt: skip

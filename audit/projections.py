@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import gc
+import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -49,11 +50,16 @@ class Projection:
     #: The streams whose events make a gaming day's rows (``verify_projections
     #: --gaming-day``); None for a projection whose rows have no day.
     day_streams: Callable[[datetime.date], Sequence[str]] | None = None
-    #: Optional: fill the (shadowed) read models straight from the ledger in
-    #: SQL, given a query of the streams to cover (None: all) and the last
-    #: position: what ``verify_projections`` runs instead of folding every
-    #: event, for a projection that is an aggregate of the ledger's rows.
-    recompute: Callable[[str | None, int], None] | None = None
+    #: Optional: fill the (shadowed) read models straight from the ledger,
+    #: given a query of the streams to cover (None: all), the last position,
+    #: a callback told how many events it read as it goes, and the gaming
+    #: day those streams are of (None: any; lets a reader use the day's
+    #: index); returns how many events it read. What ``verify_projections``
+    #: runs instead of folding the events in ledger order: an aggregate in
+    #: SQL (the stream index), or a stream at a time as replay reads them
+    #: (the rounds).
+    recompute: (Callable[[str | None, int, Callable[[int], None], datetime.date | None], int]
+                | None) = None
 
 
 PROJECTIONS: dict[str, Projection] = {}
@@ -107,6 +113,34 @@ def upsert(model: type[models.Model], rows: list[models.Model]) -> None:
     fields = [f.name for f in model._meta.fields if f.name != key]
     model.objects.bulk_create(rows, update_conflicts=True, unique_fields=[key],
                               update_fields=fields)  # fmt: skip
+
+
+def copy_rows(model: type[models.Model], rows: Sequence[dict[str, object]]) -> None:
+    """Insert rows (each a dict of column to value, the same columns) into
+    ``model``'s table by its unqualified name, in one COPY on PostgreSQL: how
+    ``verify_projections`` fills a shadow with what it recomputed. Values are
+    Python's (JSON columns as dicts and lists)."""
+    if not rows:
+        return
+    columns = list(rows[0])
+    fields = {f.column: f for f in model._meta.concrete_fields}
+    table = connection.ops.quote_name(model._meta.db_table)
+    listed = ", ".join(connection.ops.quote_name(c) for c in columns)
+    if connection.vendor == "postgresql":
+        from audit.storage import pg_cursor
+
+        at = [i for i, c in enumerate(columns) if fields[c].get_internal_type() == "JSONField"]
+        with pg_cursor() as cursor, cursor.copy(f"COPY {table} ({listed}) FROM STDIN") as copy:
+            for row in rows:
+                record = list(row.values())
+                for i in at:
+                    record[i] = json.dumps(record[i])  # as JSONField stores it
+                copy.write_row(record)
+        return
+    prepared = [[fields[c].get_db_prep_save(row[c], connection) for c in columns] for row in rows]
+    with connection.cursor() as cursor:
+        cursor.executemany(f"INSERT INTO {table} ({listed}) VALUES "
+                           f"({', '.join(['%s'] * len(columns))})", prepared)  # fmt: skip
 
 
 def emptying(*read_models: type[models.Model]) -> Callable[[], None]:
@@ -172,9 +206,11 @@ def _apply_stream_index(events: list[RecordedEvent]) -> None:
     )
 
 
-def _recompute_stream_index(streams: str | None, upto: int) -> None:
-    """Each stream's first and last event up to ``upto``, in one statement.
-    Unqualified, so inside ``audit.consistency``'s check it writes the shadow."""
+def _recompute_stream_index(streams: str | None, upto: int, tick: Callable[[int], None],
+                            day: datetime.date | None) -> int:
+    """Each stream's first and last event up to ``upto``, in one statement
+    (no event read in Python: none counted). Unqualified, so inside
+    ``audit.consistency``'s check it writes the shadow."""
     kind = ("split_part(g.stream_id, ':', 1)" if connection.vendor == "postgresql"
             else "substr(g.stream_id, 1, instr(g.stream_id, ':') - 1)")  # fmt: skip
     within = f" AND stream_id IN ({streams})" if streams else ""
@@ -188,6 +224,7 @@ def _recompute_stream_index(streams: str | None, upto: int) -> None:
             f"{within} GROUP BY stream_id) g JOIN ledger_event f ON f.stream_id = g.stream_id "
             "AND f.version = g.first_version JOIN ledger_event l ON l.stream_id = g.stream_id "
             "AND l.version = g.last_version", [upto])  # fmt: skip
+    return 0
 
 
 def _day_streams(day: datetime.date) -> list[str]:

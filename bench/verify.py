@@ -21,7 +21,8 @@ Then, each in a fresh interpreter, as a user runs them:
 3. the same with 2 workers after one round's recorded payment is raised by
    $1,000 in the database (exit status 1, the round named).
 
-Printed with each check's time over replay's with as many processes.
+Printed with each check's time over replay's with as many processes, and the
+same for CPU seconds (the steadier figure on a shared machine).
 
 ``--keep`` keeps the database; ``--reuse`` reuses a kept one (same sizes).
 """
@@ -32,6 +33,7 @@ import argparse
 import datetime
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -61,13 +63,21 @@ def load(url: str, tables: int, rounds: int) -> Day:
     return day
 
 
-def _command(url: str, *args: str) -> tuple[float, int, str]:
+def _cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _command(url: str, *args: str) -> tuple[float, float, int, str]:
+    """Wall seconds, CPU seconds (the command and the processes it forked:
+    on a shared machine the steadier figure), exit status, output."""
     env = {**os.environ, "DATABASE_URL": url, "LEDGER_PROJECT_ON_APPEND": "0"}
     command = [sys.executable, "manage.py", *args, "--no-progress", "--skip-checks"]
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu()
     done = subprocess.run(command, cwd=PROJECT_ROOT, env=env, capture_output=True,  # noqa: S603
                           text=True, check=False)  # fmt: skip
-    return time.perf_counter() - started, done.returncode, done.stdout + done.stderr
+    return (time.perf_counter() - started, _cpu() - cpu, done.returncode,
+            done.stdout + done.stderr)  # fmt: skip
 
 
 def tamper(url: str, cents: int) -> str:
@@ -106,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)  # fmt: skip
         load(url, options.tables, options.rounds)
     day = DAY.isoformat()
-    runs: dict[str, list[tuple[float, float, str]]] = {}
+    runs: dict[str, list[tuple[float, float, float, str]]] = {}
     for _ in range(options.repeats):
         for label, args in (
             ("replay, 1 process", ("replay", "--gaming-day", day, "--workers", "1")),
@@ -116,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             ("verify_projections, 2 processes",
              ("verify_projections", "--gaming-day", day, "--workers", "2")),
         ):
-            seconds, code, out = _command(url, *args)
+            seconds, cpu, code, out = _command(url, *args)
             replayed, verified = REPLAYED.search(out), VERIFIED.search(out)
             if code or not (replayed or verified):
                 print(f"{label} failed ({code}):\n{out[-3000:]}")
@@ -124,21 +134,25 @@ def main(argv: list[str] | None = None) -> int:
             match = replayed or verified
             events, inside = ((match[2], float(match[3])) if replayed
                               else (match[1], float(match[2])))  # fmt: skip
-            runs.setdefault(label, []).append((seconds, inside, events))
+            runs.setdefault(label, []).append((seconds, inside, cpu, events))
     figures = [(label, *min(found, key=lambda run: run[1])) for label, found in runs.items()]
     stream = tamper(url, 100_000)
-    seconds, code, out = _command(url, "verify_projections", "--gaming-day", day, "--workers", "2")
+    seconds, cpu, code, out = _command(url, "verify_projections", "--gaming-day", day,
+                                       "--workers", "2")  # fmt: skip
     tamper(url, -100_000)
     named = [line for line in out.splitlines() if line.startswith("DIFFERS")]
     forged = VERIFIED.search(out)
     figures.append(("verify_projections, 2, 1 round forged", seconds,
-                    float(forged[2]) if forged else 0.0, f"exit {code}"))  # fmt: skip
-    print(f"\n{'':38} {'wall s':>8} {'its own s':>10}  events")
-    for label, seconds, inside, events in figures:
-        print(f"{label:38} {seconds:8.2f} {inside:10.2f}  {events}")
+                    float(forged[2]) if forged else 0.0, cpu, f"exit {code}"))  # fmt: skip
+    print(f"\n{'':38} {'wall s':>8} {'its own s':>10} {'CPU s':>7}  events")
+    for label, seconds, inside, cpu, events in figures:
+        print(f"{label:38} {seconds:8.2f} {inside:10.2f} {cpu:7.2f}  {events}")
     print("(wall: the command's process from start to exit, Django's start included; its own: "
-          "the time the command reports for its work)")
-    own = {label: inside for label, _, inside, _ in figures}
+          "the time the command reports for its work; CPU: user + system seconds of the "
+          "command and the processes it forked, Django's start included, PostgreSQL's not; "
+          f"load average {'/'.join(f'{load:.1f}' for load in os.getloadavg())})")
+    own = {label: inside for label, _, inside, _, _ in figures}
+    cpus = {label: cpu for label, _, _, cpu, _ in figures}
     print("\nverify_projections ÷ replay, their own times:")
     for processes in ("1 process", "2 processes"):
         print(f"  {processes:12} {own[f'verify_projections, {processes}']:6.2f} s ÷ "
@@ -146,6 +160,11 @@ def main(argv: list[str] | None = None) -> int:
               f"{own[f'verify_projections, {processes}'] / own[f'replay, {processes}']:.2f}")
     print(f"  2 processes' verify ÷ 1 process's replay: "
           f"{own['verify_projections, 2 processes'] / own['replay, 1 process']:.2f}")
+    print("verify_projections ÷ replay, CPU seconds:")
+    for processes in ("1 process", "2 processes"):
+        print(f"  {processes:12} {cpus[f'verify_projections, {processes}']:6.2f} s ÷ "
+              f"{cpus[f'replay, {processes}']:6.2f} s = "
+              f"{cpus[f'verify_projections, {processes}'] / cpus[f'replay, {processes}']:.2f}")
     print("\n".join(named) or f"NOT NAMED: {stream}")
     if not options.keep and not options.reuse:
         recreate_database(options.url, options.database, drop_only=True)

@@ -27,8 +27,7 @@ import multiprocessing
 import shutil
 import time
 import uuid
-import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +36,7 @@ import orjson
 from django.db import connection, connections
 
 from audit import providers
+from audit.claims import claim as _claim
 from audit.exports import HashingWriter, event_line_of
 from audit.hashing import canonical_payload
 from audit.registry import REGISTRY
@@ -243,8 +243,6 @@ def read_part(
 #: Parts per worker process: finer parts even out tables of unequal length
 #: and workers of unequal speed.
 PARTS_PER_WORKER = 4
-#: The part claims' advisory lock class (``part`` in ASCII); the key is a CRC.
-_PART_LOCK_CLASS = 0x70617274
 _PREFIX = len(b"%020d " % 0)
 POLL_SECONDS = 0.2
 
@@ -282,31 +280,6 @@ def plan_parts(members: Ranges, rounds: dict[str, str], parts: int) -> list[list
     bins.sort(key=lambda b: b[0])
     bins[0] = (bins[0][0] + weight(rest), bins[0][1] + rest)
     return [sorted(streams) for _, streams in bins if streams]
-
-
-@contextlib.contextmanager
-def _claim(directory: Path, index: int, holder: Any = None) -> Iterator[bool]:
-    """Whether this process holds part ``index`` of the run in ``directory``:
-    on ``holder``, a connection of the caller's own kept for many claims,
-    or on one opened for this claim alone."""
-    if connection.vendor != "postgresql":
-        yield True  # the embedded SQLite default reads its parts in one process
-        return
-    key = [_PART_LOCK_CLASS, zlib.crc32(f"{directory.name}/{index}".encode()) - 2**31]
-    own = holder is None
-    if own:
-        holder = connections.create_connection("default")
-    try:
-        with holder.cursor() as cursor:
-            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", key)
-            claimed = cursor.fetchone()[0]
-        yield claimed
-        if claimed and not own:
-            with holder.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", key)
-    finally:
-        if own:
-            holder.close()  # ends the session, and with it the lock
 
 
 def run_part(directory: str | Path, index: int, holder: Any = None) -> str:

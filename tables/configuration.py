@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from audit import clock
-from audit.ledger import Actor, NewEvent, append, read_stream, stream_version
+from audit.ledger import Actor, NewEvent, append, read_stream, read_streams, stream_version
 from audit.registry import StreamKind, register_stream_kind
 from casino import configuration as config
 from casino.roles import Role
@@ -53,8 +53,6 @@ def configured(tables: Iterable[Table], moment: datetime.datetime) -> list[Table
     """``tables`` as configured in the ledger at ``moment`` (one read for all):
     copies of the rows with the settings in force then; a table never
     configured through the ledger is left as its row says."""
-    from audit.ledger import read_streams
-
     tables = list(tables)
     events: dict[str, list[Any]] = {}
     for event in read_streams([table_config_stream(t.table_id) for t in tables]):
@@ -229,15 +227,24 @@ def differences(table_ids: Iterable[str] | None = None) -> list[Difference]:
         tables = tables.filter(table_id__in=list(table_ids))
     history = Table.history.model
     now = clock.now()
+    tables = list(tables)
+    # Two reads for every table: its configuration stream, its history rows.
+    streams: dict[str, list[Any]] = {table_config_stream(t.table_id): [] for t in tables}
+    for event in read_streams(list(streams)):
+        streams[event.stream_id].append(event)
+    kept: dict[str, list[Any]] = {}
+    for row in history.objects.filter(table_id__in=[t.table_id for t in tables],
+                                      history_type__in=["+", "~"]).order_by(
+            "table_id", "history_date", "history_id"):  # fmt: skip
+        kept.setdefault(row.table_id, []).append(row)
     for table in tables:
         stream_id = table_config_stream(table.table_id)
-        changes = config.changes(read_stream(stream_id))
+        changes = config.changes(streams[stream_id])
         if not changes:
             found.append(Difference("tables_table", table.table_id, "*", "configured", None,
                                     f"{stream_id} holds no configuration"))  # fmt: skip
             continue
-        rows = history.objects.filter(table_id=table.table_id, history_type__in=["+", "~"])
-        for row in rows.order_by("history_date", "history_id"):
+        for row in kept.get(table.table_id, []):
             key = f"{table.table_id} history {row.history_id} ({row.history_date.isoformat()})"
             found += _compare(history._meta.db_table, key, row,
                               config.in_force(stream_id, changes, row.history_date))  # fmt: skip

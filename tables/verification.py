@@ -71,8 +71,22 @@ def rounds_of(events: Iterable[StoredEvent]) -> Iterator[tuple[str, list[StoredE
 
 def round_row(entry: RoundState) -> dict[str, Any]:
     """The Round read-model fields for one round as the rounds service holds it."""
-    events = entry.events
-    opened = entry.opened
+    return _row(entry.stream_id, entry.events, entry.settlement, len(entry.findings),
+                entry.opened_at, entry.last_event_at, entry.last_position)  # fmt: skip
+
+
+def replayed_row(verified: VerifiedRound) -> dict[str, Any]:
+    """The same fields for a round ``verify_round`` replayed (whole, from
+    its stored round events): ``verify_projections``' rows of the rounds."""
+    result, first, last = verified.result, verified.recorded[0], verified.recorded[-1]
+    assert result is not None
+    return _row(verified.stream_id, result.events, result.settlement, len(result.findings),
+                first.occurred_at, last.occurred_at, last.position)  # fmt: skip
+
+
+def _row(stream_id: str, events: tuple[Any, ...], settlement: Any, findings: int,
+         opened_at: Any, last_event_at: Any, last_position: int) -> dict[str, Any]:  # fmt: skip
+    opened = events[0]
     status = "in_progress"
     if any(isinstance(e, RoundVoided) for e in events):
         status = "voided"
@@ -89,17 +103,16 @@ def round_row(entry: RoundState) -> dict[str, Any]:
             totals["collected"] += event.amount_cents
         elif isinstance(event, WagerReturned):
             totals["returned"] += event.amount_cents
-    settlement = entry.settlement
     return {
-        "stream_id": entry.stream_id,
+        "stream_id": stream_id,
         "round_id": opened.round_id,
         "table_id": opened.table_id,
         "game": opened.game,
         "ruleset_id": opened.ruleset_id,
         "gaming_day": opened.gaming_day,
         "status": status,
-        "opened_at": entry.opened_at,
-        "last_event_at": entry.last_event_at,
+        "opened_at": opened_at,
+        "last_event_at": last_event_at,
         "seats": len(opened.seats),
         "event_count": len(events),
         "wagered_cents": totals["wagered"],
@@ -108,10 +121,10 @@ def round_row(entry: RoundState) -> dict[str, Any]:
         "recorded_paid_cents": totals["paid"],
         "recorded_collected_cents": totals["collected"],
         "recorded_returned_cents": totals["returned"],
-        "finding_count": len(entry.findings),
+        "finding_count": findings,
         "stub_counted": any(isinstance(e, StubCounted) for e in events),
         "options_applied": dict(settlement.options_applied),
-        "computed_at_position": entry.last_position,
+        "computed_at_position": last_position,
     }
 
 
@@ -130,6 +143,9 @@ class RoundSelection:
     stream_to: str | None = None
     #: Only events up to this ledger position (the close's cutoff).
     upto_position: int | None = None
+    #: Only these streams: a query of their ids (SQL, no parameters; a
+    #: temporary table's, as ``verify_projections`` passes a day's or a part's).
+    streams: str | None = None
 
     def where(self) -> tuple[str, list[Any]]:
         """SQL over the ``round.opened`` rows aliased ``o``. The JSON keys are
@@ -157,6 +173,8 @@ class RoundSelection:
         if self.upto_position is not None:
             conditions.append("o.position <= %s")
             params.append(self.upto_position)
+        if self.streams is not None:
+            conditions.append(f"o.stream_id IN ({self.streams})")
         return " AND ".join(conditions), params
 
 

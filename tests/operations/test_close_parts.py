@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from audit import claims
 from audit.ledger import read_stream
 from audit.seals import day_membership, walk_day
 from operations import day_read
@@ -104,7 +105,7 @@ def test_a_part_held_by_a_live_reader_is_left_and_read_once_that_reader_dies(
     reader = connections.create_connection("default")  # another worker's claim
     with reader.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [
-            day_read._PART_LOCK_CLASS, zlib.crc32(b".close-2024-05-01-run/0") - 2**31])
+            claims.PART_LOCK_CLASS, zlib.crc32(b".close-2024-05-01-run/0") - 2**31])
         assert cursor.fetchone()[0]
     assert day_read.run_part(directory, 0) == "being read elsewhere"
     reader.close()  # the reader dies: its session, and the lock, end
