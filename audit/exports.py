@@ -87,6 +87,8 @@ register_stream_kind(
         name="export",
         description="One gaming day's regulator export: who downloaded it, when.",
         accepts=frozenset({"audit.export_downloaded"}),
+        # A day's export is downloaded any time in the years it is kept.
+        lasting=True,
     )
 )
 

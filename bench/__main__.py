@@ -13,7 +13,9 @@
 * ``bench.verify`` — ``verify_projections`` of a simulated 200-table day beside
   ``replay`` of the same day (``python -m bench.verify --help``);
 * ``bench.parsheet`` — the Three Card Poker exact par sheet, cold (no database);
-* ``bench.dice_parsheet`` — every dice par sheet under every reading, cold.
+* ``bench.dice_parsheet`` — every dice par sheet under every reading, cold;
+* ``bench.partitions`` — appends and reads on a ledger holding a year of
+  gaming days beside an empty one (``python -m bench.partitions --help``).
 
 ``python -m bench --only ledger --batches 500`` runs one of them; options
 after ``--only`` that the dispatcher does not know go to the ledger bench
@@ -32,10 +34,11 @@ import traceback
 
 BENCHMARKS = (
     "ledger", "evaluator", "replay", "games", "close", "round_append", "verify", "parsheet",
-    "dice_parsheet",
+    "dice_parsheet", "partitions",
 )  # fmt: skip
 #: Benchmarks run as ``python -m bench.<name>`` in their own interpreter.
-MODULES = ("replay", "games", "close", "round_append", "verify", "parsheet", "dice_parsheet")
+MODULES = ("replay", "games", "close", "round_append", "verify", "parsheet", "dice_parsheet",
+           "partitions")
 
 
 def _run_evaluator() -> int:
