@@ -323,7 +323,7 @@ def retain(years: int | None = None, *, drop: bool = False,
         with connection.cursor() as cursor:
             cursor.execute(
                 "DELETE FROM ledger_stream_index WHERE stream_id IN (SELECT stream_id FROM "
-                "ledger_stream WHERE day_key >= %s AND day_key < %s)",
+                "ledger_event WHERE day_key >= %s AND day_key < %s)",
                 [first, end],
             )
             for partition in chosen:
@@ -358,3 +358,31 @@ def retained_runs() -> tuple[list[tuple[int, int]], set[datetime.date]]:
                 days.add(day)
                 day += datetime.timedelta(days=1)
     return runs, days
+
+
+def check_archives() -> list[str]:
+    """Each ``ledger.retained`` against its archive in the export store: there,
+    its manifest the one the event names, the signature good (``verify_ledger``;
+    the events themselves are rechecked by ``verify_archive``, a longer read)."""
+    from audit.seals import verify_signature
+    from audit.storage import loads_json
+
+    problems = []
+    root = Path(settings.EXPORT_ROOT) / "retention"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT stream_id, payload FROM ledger_event WHERE event_type = %s "
+                       "ORDER BY position", [RETAINED.name])  # fmt: skip
+        retained = [(stream, loads_json(payload)) for stream, payload in cursor.fetchall()]
+    for stream, payload in retained:
+        target = root / payload["archive"]
+        try:
+            body = (target / "manifest.json").read_bytes().rstrip(b"\n")
+            signed = json.loads((target / "signature.json").read_bytes())
+        except (OSError, ValueError):
+            problems.append(f"{stream}: its archive {target} is missing or unreadable")
+            continue
+        if hashlib.sha256(body).hexdigest() != payload["manifest_sha256"]:
+            problems.append(f"{stream}: the manifest of {target} is not the one it recorded")
+        elif not verify_signature(json.loads(body), signed["signature"], signed["public_key"]):
+            problems.append(f"{stream}: the signature of {target}'s manifest does not verify")
+    return problems

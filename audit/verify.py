@@ -180,6 +180,7 @@ def verify(*, progress: Callable[[int], None] | None = None, page: int = 5000) -
     _check_seals(report)
     _check_permissions(report)
     _check_idempotency(report)
+    _check_retention(report)
     _check_beside(report)
     return report
 
@@ -201,6 +202,14 @@ def _check_idempotency(report: Report) -> None:
             report.add("idempotency records", f"stream {stream_id} version {version} (position "
                        f"{position}) was stored under Idempotency-Key {lost!r}, whose record "
                        "is gone: it was deleted")  # fmt: skip
+
+
+def _check_retention(report: Report) -> None:
+    """Each retention's archive is where its ledger event says, as signed."""
+    from audit.retention import check_archives
+
+    for problem in check_archives():
+        report.add("retention archives", problem)
 
 
 def _check_beside(report: Report) -> None:

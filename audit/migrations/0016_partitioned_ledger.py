@@ -86,13 +86,16 @@ def partition(apps, schema_editor):
             "ORDER BY stream_id, version",
             [partitions.lasting_kinds(), partitions.LASTING_KEY, *params],
         )
-        cursor.execute("SELECT min(day_key), max(day_key) FROM ledger_stream WHERE day_key >= %s",
+        # A partition for each period holding streams, and this one and the
+        # next (beat's audit.prepare_partitions keeps ahead from then on);
+        # none for the empty periods between, as each partition costs the
+        # reads that cannot name a day key (bench/partitions.py).
+        cursor.execute("SELECT DISTINCT day_key FROM ledger_stream WHERE day_key >= %s",
                        [partitions.LASTING_BELOW])  # fmt: skip
-        first, last = cursor.fetchone()
         today = datetime.date.today()
-        first = min(first or today, today)
-        last = max(last or today, today) + datetime.timedelta(days=31)
-        partitions.ensure_partitions(first, last, cursor)
+        days = [row[0] for row in cursor.fetchall()] + [today, today + datetime.timedelta(days=31)]
+        for start in sorted({partitions.period(day)[0] for day in days}):
+            partitions.ensure_partitions(start, start, cursor)
         cursor.execute(
             "INSERT INTO ledger_event SELECT o.*, s.day_key FROM ledger_event_unpartitioned o "
             "JOIN ledger_stream s ON s.stream_id = o.stream_id ORDER BY o.position"
@@ -104,13 +107,14 @@ def partition(apps, schema_editor):
         cursor.execute("DROP TABLE ledger_event_unpartitioned")
 
         # Append-only, as migration 0002 made the plain table.
-        cursor.execute("CREATE TRIGGER ledger_event_no_change BEFORE UPDATE OR DELETE ON "
-                       "ledger_event FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change()")  # fmt: skip
+        for table in ("ledger_event", "ledger_stream"):
+            cursor.execute(
+                f"CREATE TRIGGER {table}_no_change BEFORE UPDATE OR DELETE ON {table} "
+                "FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change()"
+            )
         for table in ("ledger_event", "ledger_stream", partitions.LASTING_PARTITION,
                       partitions.DEFAULT_PARTITION):  # fmt: skip
             partitions.append_only(cursor, table)
-        cursor.execute("CREATE TRIGGER ledger_stream_no_change BEFORE UPDATE OR DELETE ON "
-                       "ledger_stream FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change()")  # fmt: skip
         cursor.execute("ANALYZE ledger_event")
 
 

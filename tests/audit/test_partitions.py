@@ -16,6 +16,7 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from audit import clock, partitions
 from audit.errors import ArchivedStream
+from audit.exports import ExportError, export_day
 from audit.ledger import append, read_all, read_stream
 from audit.registry import StreamKind, register_stream_kind
 from audit.retention import RetentionRefused, retain, verify_archive
@@ -157,6 +158,8 @@ def test_retention_archives_verifies_records_and_detaches(old_stream):
         append(old_stream, [counted(1, 3)], expected_version=None, actor=SYSTEM)
     report = verify()
     assert report.ok, (report.breaks, report.position_problems, report.problems)
+    with pytest.raises(ExportError, match="archived by the ledger's retention"):
+        export_day(OLD.date(), done.archive.parent)
 
 
 def test_an_archive_altered_on_disk_no_longer_verifies(old_stream):
@@ -167,6 +170,13 @@ def test_an_archive_altered_on_disk_no_longer_verifies(old_stream):
     problems = verify_archive(done.archive)
     assert any("hash does not match" in p for p in problems)
     assert any("SHA-256" in p for p in problems)
+    assert verify().ok  # the manifest is as recorded; only the long read finds this
+    (done.archive / "manifest.json").chmod(0o644)
+    (done.archive / "manifest.json").unlink()
+    assert verify().problems["retention archives"] == [
+        f"retention:{done.first_day}_{done.last_day}: its archive {done.archive} is missing "
+        "or unreadable"
+    ]
 
 
 def test_retention_refuses_a_stream_still_written_to(old_stream):
