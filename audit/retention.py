@@ -13,9 +13,11 @@ years back), and:
    created once and made read-only: ``events.jsonl`` (every event, in global
    order, one line each as a day export writes them), ``manifest.json`` (the
    days, partitions, counts, the positions held, the Merkle root of the
-   archived streams' heads as a seal computes one, the file's SHA-256) and
+   archived streams' heads as a seal computes one, the file's SHA-256),
    ``signature.json`` (Ed25519 over the manifest's canonical JSON, by the
-   seal-signing key);
+   seal-signing key) and ``verify_retained.py``, which rechecks all of it
+   with Python alone (it imports the day exports' ``verify_export.py``,
+   shipped beside it);
 3. **verifies** the archive read back from disk: its digest, the signature,
    every event's hash and every stream's chain from genesis (a stream is
    archived whole: it lives in one partition), and each line against the
@@ -161,7 +163,7 @@ def _write_once(path: Path, data: bytes) -> None:
 
 def _write_archive(target: Path, first: datetime.date, last: datetime.date, years: int,
                    chosen: list[partitions.Partition]) -> dict[str, Any]:  # fmt: skip
-    from audit.exports import event_line
+    from audit.exports import event_line, static_file
     from audit.seals import MerkleRoot, leaf_hash, public_key_text, signing_key
 
     target.mkdir(parents=True)
@@ -202,6 +204,8 @@ def _write_archive(target: Path, first: datetime.date, last: datetime.date, year
         "public_key": public_key_text(key),
         "development_key": development,
     }) + b"\n")  # fmt: skip
+    for name in ("verify_retained.py", "verify_export.py"):  # the first imports the second
+        _write_once(target / name, static_file(name))
     return manifest
 
 

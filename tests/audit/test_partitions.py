@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime
 import json
 import stat
+import subprocess
+import sys
 
 import psycopg
 import pytest
@@ -17,8 +19,7 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from audit import clock, partitions
 from audit.errors import ArchivedStream
 from audit.exports import ExportError, export_day
-from audit.ledger import append, read_all, read_stream
-from audit.registry import StreamKind, register_stream_kind
+from audit.ledger import NewEvent, append, read_all, read_stream
 from audit.retention import RetentionRefused, retain, verify_archive
 from audit.seals import generate_signing_key
 from audit.storage import store
@@ -27,8 +28,6 @@ from tests.audit.helpers import SYSTEM, counted, new_stream
 
 pytestmark = pytest.mark.django_db
 
-register_stream_kind(StreamKind(name="test-lasting", description="A lasting test stream",
-                                accepts=frozenset({"test.*"}), lasting=True))  # fmt: skip
 NOW = datetime.datetime.now(datetime.UTC)
 #: A gaming day seven years back: past the five years kept.
 OLD = datetime.datetime(NOW.year - 7, 3, 15, 12, tzinfo=datetime.UTC)
@@ -50,6 +49,11 @@ def _append_at(moment: datetime.datetime, stream_id: str, events, expected: int 
         return append(stream_id, events, expected_version=expected, actor=SYSTEM)
 
 
+def downloaded() -> NewEvent:
+    payload = {"gaming_day": "2019-01-02", "downloaded_by": "regulator", "roles": ["regulator"]}
+    return NewEvent("audit.export_downloaded", {**payload, "seal_hash": None})
+
+
 def _partition_of(position: int) -> str:
     with connection.cursor() as cursor:
         cursor.execute("SELECT tableoid::regclass::text FROM ledger_event WHERE position = %s",
@@ -69,7 +73,7 @@ def old_stream():
                                        "DELETE FROM {table}", "TRUNCATE {table}"])  # fmt: skip
 def test_every_partition_refuses_update_delete_and_truncate(old_stream, statement):
     (event,) = read_stream(old_stream, limit=1)
-    lasting = _append_at(OLD, "test-lasting:row", [counted(1, 0)], 0)
+    lasting = _append_at(OLD, "export:2019-01-02", [downloaded()], 0)
     # A day no partition was made for lands in the default partition.
     stray = _append_at(datetime.datetime(1995, 6, 1, tzinfo=datetime.UTC), new_stream(),
                        [counted(1, 0)], 0)  # fmt: skip
@@ -95,8 +99,7 @@ def test_a_stream_stays_in_its_first_days_partition(old_stream):
 
 
 def test_a_lasting_kind_lives_in_the_lasting_partition():
-    stream_id = "test-lasting:config"
-    result = _append_at(OLD, stream_id, [counted(1, 0)], 0)
+    result = _append_at(OLD, "export:2019-01-03", [downloaded()], 0)
     assert _partition_of(result.first_position) == partitions.LASTING_PARTITION
 
 
@@ -131,9 +134,9 @@ def _copy_version_sql(day_key: str) -> str:
 
 
 def test_retention_archives_verifies_records_and_detaches(old_stream):
-    lasting = "test-lasting:kept"
-    _append_at(OLD, lasting, [counted(2, 0)], 0)
-    append(lasting, [counted(2, 1)], expected_version=1, actor=SYSTEM)
+    lasting = "export:2019-01-04"  # a lasting kind: a day's export is downloaded for years
+    _append_at(OLD, lasting, [downloaded()], 0)
+    append(lasting, [downloaded()], expected_version=1, actor=SYSTEM)
     recent = new_stream("recent")
     append(recent, [counted(3, 0)], expected_version=0, actor=SYSTEM)
     assert verify().ok
@@ -143,6 +146,10 @@ def test_retention_archives_verifies_records_and_detaches(old_stream):
     assert (done.events, done.streams) == (2, 1)
     assert done.partitions == (f"ledger_event_p{OLD:%Y%m}01",)
     assert verify_archive(done.archive) == []
+    offline = subprocess.run([sys.executable, str(done.archive / "verify_retained.py")],
+                             capture_output=True, text=True, check=False)  # fmt: skip
+    assert offline.returncode == 0, offline.stdout
+    assert "2 events in 1 streams, every chain from genesis" in offline.stdout
     for name in ("events.jsonl", "manifest.json", "signature.json"):
         assert not (done.archive / name).stat().st_mode & stat.S_IWUSR, name
     lines = (done.archive / "events.jsonl").read_text().splitlines()
@@ -168,6 +175,9 @@ def test_an_archive_altered_on_disk_no_longer_verifies(old_stream):
     events.chmod(0o644)
     events.write_text(events.read_text().replace('"seq":1', '"seq":7'))
     problems = verify_archive(done.archive)
+    offline = subprocess.run([sys.executable, str(done.archive / "verify_retained.py")],
+                             capture_output=True, text=True, check=False)  # fmt: skip
+    assert offline.returncode == 1 and "FAILED: events.jsonl" in offline.stdout
     assert any("hash does not match" in p for p in problems)
     assert any("SHA-256" in p for p in problems)
     assert verify().ok  # the manifest is as recorded; only the long read finds this
@@ -202,3 +212,23 @@ def test_a_partition_detached_without_retention_is_named_by_verify_ledger():
         cursor.execute(f"ALTER TABLE ledger_event DETACH PARTITION ledger_event_p{OLD:%Y%m}01")
     problems = verify().position_problems
     assert problems[-1] == f"missing global positions from: {first.first_position + 1}"
+
+
+def test_beat_makes_the_partitions_of_the_next_sixty_days_ahead():
+    from audit.tasks import prepare_partitions
+
+    prepare_partitions()
+    ahead = partitions.gaming_day(clock.now()) + datetime.timedelta(days=60)
+    assert any(p.start <= ahead < p.end for p in partitions.day_partitions())
+    assert prepare_partitions() == []  # made once
+
+
+def test_the_migration_adds_the_day_key_to_a_unique_index():
+    from importlib import import_module
+
+    migration = import_module("audit.migrations.0016_partitioned_ledger")
+    assert migration._with_day_key(
+        "CREATE UNIQUE INDEX k ON public.ledger_event USING btree "
+        "((((metadata -> 'idempotency') ->> 'key'))) WHERE (x IS NOT NULL)"
+    ) == ("CREATE UNIQUE INDEX k ON public.ledger_event USING btree "
+          "((((metadata -> 'idempotency') ->> 'key')), day_key) WHERE (x IS NOT NULL)")  # fmt: skip
