@@ -172,12 +172,14 @@ def ensure_partitions(first: datetime.date, last: datetime.date, cursor: Any = N
     if cursor is None:
         with connection.cursor() as own:
             return ensure_partitions(first, last, own)
-    have = {p.start for p in day_partitions(cursor)}
+    have = day_partitions(cursor)
     made = []
     start, _ = period(first)
     while start <= last:
         begin, end = period(start)
-        if begin not in have:
+        # A period already covered, even by partitions of another length
+        # (LEDGER_PARTITION_MONTHS changed since), is left as it is.
+        if not any(p.start < end and begin < p.end for p in have):
             cursor.execute(
                 f"SELECT 1 FROM {DEFAULT_PARTITION} WHERE day_key >= %s AND day_key < %s LIMIT 1",
                 [begin, end],
