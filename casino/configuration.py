@@ -392,6 +392,7 @@ register_stream_kind(StreamKind(
         frozenset({Role.ADMINISTRATOR.value, Role.FINANCE.value, Role.SHIFT_SUPERVISOR.value}),
         _check_casino,
     ),
+    lasting=True,
 ))  # fmt: skip
 
 
