@@ -47,6 +47,7 @@ STREAMS = {
     "access": "access:2024-05-01",
     "permission-change": "permission-change:20240501T090000-abcdef",
     "projection-check": "projection-check:20240502T083000000000Z",
+    "meter": "meter:CSP-M1",
 }
 
 # fmt: off
@@ -54,19 +55,19 @@ STREAMS = {
 # table days' (dealers), . = none; the last column: follows the global log.
 # Columns: 1 round, 2 table, 3 slip, 4 deck, 5 dice, 6 compliance, 7 finding,
 # 8 count, 9 close, 10 export, 11 ledger-check, 12 variance, 13 table-config,
-# 14 casino-config, 15 access, 16 permission-change, 17 projection-check.
-#                           1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 log
+# 14 casino-config, 15 access, 16 permission-change, 17 projection-check, 18 meter.
+#                           1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 log
 EXPECTED = {
-    Role.DEALER:           "D D D D D . . . .  .  .  .  .  .  .  .  .  0",
-    Role.TABLE_DEVICE:     "T T T T T T . . .  .  .  .  T  .  .  .  .  0",
-    Role.FLOORPERSON:      "A A A A A A A . .  .  .  .  A  .  .  .  A  0",
-    Role.SHIFT_SUPERVISOR: "A A A A A A A A A  .  .  A  A  A  .  .  A  0",
-    Role.CAGE_CASHIER:     ". . A . . . . . .  .  .  .  .  .  .  .  .  0",
-    Role.FINANCE:          "A A A . . . . A A  .  .  A  A  A  .  .  A  0",
-    Role.REGULATOR:        "A A A A A A A A A  A  A  A  A  A  A  A  A  1",
-    Role.ADMINISTRATOR:    ". . . . . . . . A  A  A  .  A  A  A  A  A  0",
-    Role.SYSTEM:           "A A A A A A A A A  A  A  A  A  A  A  A  A  1",
-    None:                  ". . . . . . . . .  .  .  .  .  .  .  .  .  0",
+    Role.DEALER:           "D D D D D . . . .  .  .  .  .  .  .  .  .  .  0",
+    Role.TABLE_DEVICE:     "T T T T T T . . .  .  .  .  T  .  .  .  .  .  0",
+    Role.FLOORPERSON:      "A A A A A A A . .  .  .  .  A  .  .  .  A  A  0",
+    Role.SHIFT_SUPERVISOR: "A A A A A A A A A  .  .  A  A  A  .  .  A  A  0",
+    Role.CAGE_CASHIER:     ". . A . . . . . .  .  .  .  .  .  .  .  .  .  0",
+    Role.FINANCE:          "A A A . . . . A A  .  .  A  A  A  .  .  A  A  0",
+    Role.REGULATOR:        "A A A A A A A A A  A  A  A  A  A  A  A  A  A  1",
+    Role.ADMINISTRATOR:    ". . . . . . . . A  A  A  .  A  A  A  A  A  A  0",
+    Role.SYSTEM:           "A A A A A A A A A  A  A  A  A  A  A  A  A  A  1",
+    None:                  ". . . . . . . . .  .  .  .  .  .  .  .  .  .  0",
 }
 # fmt: on
 LETTER = {Scope.ALL: "A", Scope.TABLE: "T", Scope.ASSIGNED: "D", Scope.NONE: "."}
@@ -121,6 +122,7 @@ def streams(db):
     _put(STREAMS["access"], "access.logged_in", {"account": "floorperson"})
     _put(STREAMS["permission-change"], "permission.change_proposed", {"proposed_by": "admin"})
     _put(STREAMS["projection-check"], "projections.verified", {"count": 0})
+    _put(STREAMS["meter"], "meter.read", {"table": "T1", "displayed_cents": 100})
     return STREAMS
 
 
