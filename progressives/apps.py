@@ -6,5 +6,6 @@ class ProgressivesConfig(AppConfig):
     verbose_name = "Progressive meters"
 
     def ready(self) -> None:
-        # Register the meter event types, the ``meter`` stream kind and its projection.
-        from progressives import projections, streams  # noqa: F401
+        # Register the meter event types, the ``meter`` stream kind, its projection
+        # and the meters the regulator export carries.
+        from progressives import exports, projections, streams  # noqa: F401

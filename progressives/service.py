@@ -24,6 +24,7 @@ from tables.rules.progressives.events import (
     MeterHit,
     MeterPaid,
     MeterRead,
+    MeterReset,
     ReadingOccasion,
 )
 
@@ -92,3 +93,11 @@ def confirm_adjustment(meter_id: str, *, proposal_version: int, amount_cents: in
     payload = {**adjusted.to_payload(), "confirms_version": proposal_version}
     return append(meter_stream(meter_id), [NewEvent(MeterAdjusted.TYPE, payload)],
                   expected_version=None, actor=actor)  # fmt: skip
+
+
+def record_reset(meter_id: str, *, amount_cents: int, actor: Actor,
+                 at: datetime.datetime | None = None) -> AppendResult:  # fmt: skip
+    """The controller set back to its reset amount after a payout of the whole meter."""
+    reset = MeterReset(amount_cents=amount_cents)
+    event = NewEvent(reset.TYPE, reset.to_payload(), occurred_at=at)
+    return append(meter_stream(meter_id), [event], expected_version=None, actor=actor)
