@@ -142,3 +142,10 @@ def test_finance_sees_the_liability_and_the_floor_board_the_meters(client, playe
     client.force_login(supervisor)
     board = client.get("/admin/floor/").content.decode()
     assert "Progressive meters" in board and "CSP-01, CSP-02" in board
+
+
+def test_a_close_reconciled_before_the_meters_reads_as_version_2_with_none():
+    from audit.registry import REGISTRY
+
+    stored = {"tables": [], "totals": {"tables": 0, "reconciled": 0, "variances": 0}}
+    assert REGISTRY.upcast("close.reconciled", 1, stored) == (2, {**stored, "meters": []})
