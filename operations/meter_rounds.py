@@ -95,6 +95,9 @@ def record_day(meter_id: str, day: datetime.date, *, actor: Actor, validated_by:
         service.record_round(meter_id, round_id=played.round_id, table=played.table,
                              gaming_day=day, wagers_cents=played.wagers_cents, hits=played.hits,
                              actor=actor)  # fmt: skip
+        if not played.hits:
+            continue
+        # The amount owed is the meter's now, at this player's turn (§ 555.13(f)).
         state = folded(read_stream(meter_stream(meter_id)))
         assert state is not None
         for seat, _, _ in played.hits:
@@ -111,6 +114,8 @@ def record_day(meter_id: str, day: datetime.date, *, actor: Actor, validated_by:
                 service.record_reset(meter_id, amount_cents=state.reset_due[0], actor=actor)
                 state = folded(read_stream(meter_stream(meter_id)))
                 assert state is not None
+    state = folded(read_stream(meter_stream(meter_id)))
+    assert state is not None
     for index, table in enumerate(tables):
         shown = state.amount_cents + (displayed_error_cents if index == len(tables) - 1 else 0)
         service.record_reading(meter_id, table=table, gaming_day=day,
