@@ -163,6 +163,10 @@ class VariancePolicy(models.Model):
         default=300,
         help_text="month-to-date hold vs the previous month's, in hundredths of a percent",
     )
+    meter_tolerance_cents = models.PositiveIntegerField(
+        default=100,
+        help_text="a progressive meter's displayed amount vs its book amount (issue 11)",
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -196,6 +200,7 @@ class VariancePolicy(models.Model):
             "hold_history_days": self.hold_history_days,
             "hold_min_history_days": self.hold_min_history_days,
             "month_over_month_basis_points": self.month_over_month_basis_points,
+            "meter_tolerance_cents": self.meter_tolerance_cents,
         }
 
 
