@@ -12,8 +12,9 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from simple_history.models import HistoricalRecords
 
-#: Chip denominations most properties use, in cents; each casino keeps its own list.
-DEFAULT_CHIP_DENOMINATIONS = [100, 250, 500, 2500, 10000, 50000, 100000, 500000]
+#: Chip denominations most properties use, in cents; each casino keeps its own list
+#: (the 25-cent chip makes change for Pai Gow's 5 % vigorish on $5 units, § 561.13(m)).
+DEFAULT_CHIP_DENOMINATIONS = [25, 100, 250, 500, 2500, 10000, 50000, 100000, 500000]
 
 
 def _default_denominations() -> list[int]:
