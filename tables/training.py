@@ -11,7 +11,8 @@ device) naming a dealer at a table (``table.opened``, ``table.dealer_assigned``)
 or opening a round at a table whose dealer was not certified in that game on
 or before the gaming day is refused, citing it. The system's jobs (the
 simulator, an import of history) record as given; ``untrained`` names what
-they recorded, for the close.
+they recorded, and the compliance job (``tables.compliance.check_decks``)
+raises each as a ``compliance.dealer_untrained`` finding of the day.
 
 ``DealerCertification`` rows are the admin's view (projection ``tables.training``).
 """
@@ -66,10 +67,14 @@ def certifications(events: Iterable[Any]) -> dict[str, datetime.date]:
             for e in events if e.event_type == CERTIFIED}  # fmt: skip
 
 
-def why_not_certified(dealer: str, game: str, day: datetime.date | str) -> str | None:
-    """Why ``dealer`` may not deal ``game`` on ``day`` (None when they may)."""
+def why_not_certified(dealer: str, game: str, day: datetime.date | str,
+                      certified: dict[str, datetime.date] | None = None) -> str | None:  # fmt: skip
+    """Why ``dealer`` may not deal ``game`` on ``day`` (None when they may), from
+    ``certified`` (their certifications) or their personnel file."""
     day = datetime.date.fromisoformat(str(day))
-    on = certifications(read_stream(training_stream(dealer))).get(game)
+    if certified is None:
+        certified = certifications(read_stream(training_stream(dealer)))
+    on = certified.get(game)
     if on is None:
         return f"{dealer} has passed no table test in {game}"
     if on > day:
@@ -88,7 +93,7 @@ def check_certified(dealer: str, game: str, day: datetime.date | str, field: str
 def check_trained(table: Any, day: datetime.date, dealer: str, actor: Any, field: str) -> None:
     """A person or device names ``dealer`` at ``table``: trained in its game (as
     the ledger's configuration has it now) on or before ``day``. The system's
-    jobs record as given; ``untrained`` names what they recorded."""
+    jobs record as given; the compliance job raises what they recorded."""
     from tables.configuration import configured
 
     if actor is not None and Role.SYSTEM.value in actor.roles:
@@ -145,6 +150,7 @@ class Untrained:
 
     stream_id: str
     version: int
+    table_id: str
     dealer: str
     game: str
     why: str
@@ -165,17 +171,19 @@ def untrained(gaming_day: datetime.date | str) -> list[Untrained]:
                        "ORDER BY stream_id", [f"{TABLE_STREAM_KIND}:%:{gaming_day}"])  # fmt: skip
         streams = [row[0] for row in cursor.fetchall()]
     rows = {t.table_id: t for t in Table.objects.all()}
+    named = [e for e in read_streams(streams) if e.event_type in (OPENED, DEALER_ASSIGNED, CLOSED)]
+    files: dict[str, dict[str, datetime.date]] = {}
+    for event in read_streams([training_stream(d) for d in {e.payload["dealer"] for e in named}]):
+        files.setdefault(event.stream_id.partition(":")[2], {}).update(certifications([event]))
     found = []
-    for event in read_streams(streams):
-        if event.event_type not in (OPENED, DEALER_ASSIGNED, CLOSED):
-            continue
+    for event in named:
         table_id = event.stream_id.split(":")[1]
         game = configuration_at(table_id, event.occurred_at).get("game") or getattr(
             rows.get(table_id), "game", "")
-        why = why_not_certified(event.payload["dealer"], game, gaming_day)
+        dealer = event.payload["dealer"]
+        why = why_not_certified(dealer, game, gaming_day, files.get(dealer, {}))
         if why is not None:
-            found.append(Untrained(event.stream_id, event.version, event.payload["dealer"], game,
-                                   why))  # fmt: skip
+            found.append(Untrained(event.stream_id, event.version, table_id, dealer, game, why))
     return found
 
 

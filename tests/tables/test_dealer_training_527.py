@@ -5,20 +5,25 @@ table is refused citing the section, nothing written, the refusal kept."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.contrib.auth.models import User
 
 from audit.ledger import Actor, NewEvent, append
 from audit.models import Event, RejectedSubmission
 from audit.projections import PROJECTIONS, run
+from casino.models import Casino
 from casino.roles import Role
-from tables.models import DealerCertification
+from tables.compliance import DEALER_UNTRAINED, check_decks
+from tables.models import ComplianceFinding, DealerCertification
 from tables.training import CERTIFIED, training_stream, untrained
 from tests.tables.helpers import criss_cross_round, payload_body
 from tests.tables.test_table_day import DAY, TABLE, Floor, make_floor, opened
 
 pytestmark = pytest.mark.django_db
 
+HOUR = datetime.timedelta(hours=1)
 ASSIGN_DEALER_2 = ("table.dealer_assigned", {"dealer": "dealer_2"})
 
 
@@ -79,10 +84,18 @@ def test_527_5_a_a_round_at_a_table_whose_dealer_is_not_certified_is_refused(flo
     assert (response.json()["section"], response.json()["field"]) == (
         "527.5(a)", "events[0].payload.game")
     assert not Event.objects.filter(stream_id="round:T1-1").exists()
-    # … and the close's check names what the import recorded.
+    # … and the compliance job raises what the import recorded as a finding, once.
     (found,) = untrained(DAY)
     assert (found.stream_id, found.version, found.dealer, found.section) == (
         TABLE, 3, "dealer_2", "527.5(a)")
+    now = Casino.current().gaming_day_bounds(datetime.date(2024, 5, 1))[0] + HOUR
+    (raised,) = [r for r in check_decks(now) if r.event_type == DEALER_UNTRAINED]
+    assert raised.stream_id == f"compliance:dealer-untrained:T1:{DAY}:dealer_2"
+    finding = ComplianceFinding.objects.get(stream_id=raised.stream_id)
+    assert (finding.kind, finding.section, finding.table_id) == (
+        "dealer_untrained", "527.5(a)", "T1")
+    assert "dealer_2" in finding.detail and f"{TABLE}@3" in finding.detail
+    assert not [r for r in check_decks(now + HOUR) if r.event_type == DEALER_UNTRAINED]
 
 
 def test_527_5_a_the_table_test_is_certified_by_a_pit_boss_or_higher_once_per_game(floor):
