@@ -17,7 +17,7 @@ from casino.models import Casino
 from casino.roles import Role
 from tables.compliance import DEALER_UNTRAINED, check_decks
 from tables.models import ComplianceFinding, DealerCertification
-from tables.training import CERTIFIED, training_stream, untrained
+from tables.training import CERTIFIED, training_stream, untrained, why_not_certified
 from tests.tables.helpers import criss_cross_round, payload_body
 from tests.tables.test_table_day import DAY, TABLE, Floor, make_floor, opened
 
@@ -124,3 +124,20 @@ def test_527_5_b_the_admin_lists_each_dealers_certifications(floor, client):
     assert page.status_code == 200
     assert "dealer_2" in page.content.decode() and "527.5(a)" in page.content.decode()
     assert client.get("/admin/tables/dealercertification/add/").status_code == 403
+
+
+def test_527_5_a_the_demos_dealers_are_certified_in_every_game_its_tables_deal_before_day_one(
+        db, capsys):  # fmt: skip
+    from operations.management.commands.demo import DEMO_TABLES, Command, declared_tables
+
+    demo = Command()
+    demo._users()
+    demo._configure()
+    demo._train()
+    demo._train()  # once: a second run certifies nobody again
+    games = {table[1] for table in [*DEMO_TABLES, *declared_tables()]}
+    first_day = datetime.date(2016, 7, 28)
+    for dealer in ("dealer", "dealer2"):
+        assert all(why_not_certified(dealer, game, first_day) is None for game in games)
+        assert why_not_certified(dealer, "criss_cross_poker", datetime.date(2016, 6, 30))
+    assert capsys.readouterr().out.count("Certified dealer, dealer2") == 1
