@@ -16,6 +16,7 @@ from tables.cards_svg import layout_html
 from tables.formatting import cite, denominations, dollars, moment
 from tables.models import (
     ComplianceFinding,
+    DealerCertification,
     Deck,
     DiceSet,
     Finding,
@@ -349,6 +350,21 @@ class SlipAdmin(ReadOnlyAdmin):
     readonly_fields = fields
     amount = _dollars_column("amount_cents", "amount")
     chips = _chips_column("amounts", "chips")
+
+
+@admin.register(DealerCertification)
+class DealerCertificationAdmin(ReadOnlyAdmin):
+    """Each dealer's table tests passed (§ 527.5(a)), from their ``training:`` stream."""
+
+    list_display = ["dealer", "game", "certified_on", "certified_by", "section"]
+    list_filter = ["game", "certified_by"]
+    search_fields = ["dealer"]
+    fields = ["dealer", "game", "certified_on", "certified_by", "recorded_at", "event"]
+    readonly_fields = fields
+
+    @admin.display(description="section")
+    def section(self, obj: DealerCertification) -> str:
+        return "§ 527.5(a)"
 
 
 @admin.register(Deck)

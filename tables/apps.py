@@ -25,6 +25,7 @@ class TablesConfig(AppConfig):
             reviews,
             round_events,
             table_day,
+            training,
             variance_reviews,
         )
 

@@ -16,6 +16,9 @@ Each finding is its own stream, named by what it is about:
   placed in a shaker, which may not remain on a table for more than 24 hours
   (§ 585.3(b)(1), § 593.3(b)(1)). Their id is kept in the finding's
   ``deck_id`` column: the column names the equipment the finding is about.
+- ``compliance:dealer-untrained:<table_id>:<gaming day>:<dealer>`` — a dealer a
+  job recorded at a table without the table test in its game by that day
+  (§ 527.5(a), ``tables.training``); people and devices are refused instead.
 
 The job appends each with ``expected_version=0``: a stream that exists is a
 finding already raised, so running the job twice raises nothing new, and two
@@ -90,11 +93,13 @@ DECK_OVERDUE = "compliance.deck_overdue"
 STUB_COUNT_MISSING = "compliance.stub_count_missing"
 DICE_CHANGE_DUE = "compliance.dice_change_due"
 DICE_OVERDUE = "compliance.dice_overdue"
+DEALER_UNTRAINED = "compliance.dealer_untrained"
 ACKNOWLEDGED = "compliance.acknowledged"
 RESOLVED = "compliance.resolved"
 ACCEPTED = "compliance.accepted"
 
-FINDING_TYPES = (DECK_CHANGE_DUE, DECK_OVERDUE, STUB_COUNT_MISSING, DICE_CHANGE_DUE, DICE_OVERDUE)
+FINDING_TYPES = (DECK_CHANGE_DUE, DECK_OVERDUE, STUB_COUNT_MISSING, DICE_CHANGE_DUE, DICE_OVERDUE,
+                 DEALER_UNTRAINED)  # fmt: skip
 STEP_TYPES = (ACKNOWLEDGED, RESOLVED, ACCEPTED)
 COMPLIANCE_EVENT_TYPES = (*FINDING_TYPES, *STEP_TYPES)
 
@@ -169,6 +174,21 @@ _SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
             }  # fmt: skip
         ),
     ),
+    DEALER_UNTRAINED: (
+        "A dealer was named at a table whose game they had not passed the table test in by "
+        "that gaming day (§ 527.5(a)), recorded by a job as given.",
+        object_schema(
+            {
+                "table_id": _ID,
+                "dealer": {"type": "string", "minLength": 1, "maxLength": 150},
+                "game": _ID,
+                "table_event": {"type": "string", "minLength": 1, "maxLength": 220},
+                "why": {"type": "string", "minLength": 1, "maxLength": 500},
+                "section": _SECTION,
+                "gaming_day": _DAY,
+            }  # fmt: skip
+        ),
+    ),
     ACKNOWLEDGED: (
         "A floorperson or shift supervisor acknowledged the finding.",
         object_schema(
@@ -199,6 +219,7 @@ STREAM_SEGMENT = {
     STUB_COUNT_MISSING: "stub-count-missing",
     DICE_CHANGE_DUE: "dice-change-due",
     DICE_OVERDUE: "dice-overdue",
+    DEALER_UNTRAINED: "dealer-untrained",
 }
 
 
@@ -327,6 +348,7 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
                                    deck.deck_id, {**base, "rounds_without_count": rounds,
                                                   "section": ruleset.section("8(f)")}))  # fmt: skip
     candidates += _dice_candidates(now, tables, lead, gaming_day)
+    candidates += _untrained_candidates(gaming_day)
     raised = []
     actor = Actor.system("deck-check")
     with projections_deferred():
@@ -367,6 +389,18 @@ def _dice_candidates(
             candidates.append((DICE_CHANGE_DUE, since, table, dice.dice_id,
                                {**base, "lead_minutes": lead_minutes}))  # fmt: skip
     return candidates
+
+
+def _untrained_candidates(gaming_day: str) -> list[tuple[str, str, Table, str, dict[str, Any]]]:
+    """Dealers a job recorded at a table of ``gaming_day`` without the table test in
+    its game by then (§ 527.5(a)); one finding per table day and dealer."""
+    from tables.training import untrained
+
+    return [(DEALER_UNTRAINED, f"{gaming_day}:{found.dealer}", Table(), found.table_id, {
+        "table_id": found.table_id, "dealer": found.dealer, "game": found.game,
+        "table_event": f"{found.stream_id}@{found.version}", "why": found.why,
+        "section": found.section, "gaming_day": gaming_day})
+        for found in untrained(gaming_day)]  # fmt: skip
 
 
 def _raise(
@@ -415,14 +449,18 @@ _KIND = {
     STUB_COUNT_MISSING: "stub_count_missing",
     DICE_CHANGE_DUE: "dice_change_due",
     DICE_OVERDUE: "dice_overdue",
+    DEALER_UNTRAINED: "dealer_untrained",
 }
 
 #: The finding kinds that stay on the board past their gaming day until worked.
-STANDING_KINDS = ("deck_overdue", "stub_count_missing", "dice_overdue")
+STANDING_KINDS = ("deck_overdue", "stub_count_missing", "dice_overdue", "dealer_untrained")
 
 
 def describe(event_type: str, payload: dict[str, Any]) -> str:
     """What the finding says, its moments in the casino's zone to the second."""
+    if event_type == DEALER_UNTRAINED:
+        return (f"dealer {payload['dealer']} at {payload['table_id']} "
+                f"({payload['table_event']}): {payload['why']} ({cite(payload['section'])})")
     if event_type in (DICE_CHANGE_DUE, DICE_OVERDUE):
         table, dice, section = payload["table_id"], payload["dice_id"], cite(payload["section"])
         if event_type == DICE_CHANGE_DUE:
@@ -459,7 +497,7 @@ def _apply_compliance(batch: list[RecordedEvent]) -> None:
                 stream_id=stream_id,
                 kind=_KIND[finding.event_type],
                 table_id=payload["table_id"],
-                deck_id=payload.get("deck_id") or payload["dice_id"],
+                deck_id=payload.get("deck_id") or payload.get("dice_id") or "",
                 gaming_day=datetime.date.fromisoformat(payload["gaming_day"]),
                 section=payload["section"],
                 detail=describe(finding.event_type, payload),

@@ -527,3 +527,24 @@ class VarianceReview(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.table_id} {self.gaming_day}: {self.status}"
+
+
+class DealerCertification(models.Model):
+    """A game a dealer passed the table test in (§ 527.5(a)): the admin's view
+    of their personnel file, projected from ``training:<dealer>`` events."""
+
+    #: ``<stream id>@<version>`` of the ``training.certified`` event.
+    event = models.CharField(max_length=220, primary_key=True)
+    dealer = models.CharField(max_length=150)
+    game = models.CharField(max_length=50)
+    certified_on = models.DateField()
+    certified_by = models.CharField(max_length=150)
+    recorded_at = models.DateTimeField()
+    computed_at_position = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["dealer", "game"]
+        indexes = [models.Index(fields=["dealer", "game"], name="certification_dealer_game")]
+
+    def __str__(self) -> str:
+        return f"{self.dealer}: {self.game} from {self.certified_on} (§ 527.5(a))"

@@ -56,6 +56,7 @@ from tables.table_day import (
     SLIP_STREAM_KIND,
     TABLE_STREAM_KIND,
 )
+from tables.training import TRAINING_KIND
 from tables.variance_reviews import VARIANCE_STREAM_KIND
 
 
@@ -92,27 +93,30 @@ KINDS = (
     "retention",
     # progressives' meter:<id> (one meter, however many tables are linked to it).
     "meter",
+    TRAINING_KIND,
 )
 
 # fmt: off
 # Columns follow KINDS: 1 round, 2 table, 3 slip, 4 deck, 5 dice, 6 compliance,
 # 7 finding, 8 count, 9 close, 10 export, 11 ledger-check, 12 variance,
 # 13 table-config, 14 casino-config, 15 access, 16 permission-change, 17
-# projection-check, 18 poker-hand (as a round), 19 badbeat, 20 retention, 21 meter; then
-# whether the role follows the global log.
-#                           1  2  3  4  5  6  7  8  9  10 11 12 13 14 15 16 17 18 19 20 21
-READ_MATRIX: dict[Role, tuple[tuple[Scope, ...], bool]] = {
-    Role.DEALER:           ((D, D, D, D, D, _, _, _, _, _, _, _, _, _, _, _, _, D, _, _, _), False),
-    Role.TABLE_DEVICE:     ((T, T, T, T, T, T, _, _, _, _, _, _, T, _, _, _, _, T, _, _, _), False),
-    Role.FLOORPERSON:      ((A, A, A, A, A, A, A, _, _, _, _, _, A, _, _, _, A, A, A, _, A), False),
-    Role.SHIFT_SUPERVISOR: ((A, A, A, A, A, A, A, A, A, _, _, A, A, A, _, _, A, A, A, _, A), False),
-    Role.CAGE_CASHIER:     ((_, _, A, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, A, _, _), False),
-    Role.FINANCE:          ((A, A, A, _, _, _, _, A, A, _, _, A, A, A, _, _, A, A, A, _, A), False),
-    Role.REGULATOR:        ((A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A), True),
-    Role.ADMINISTRATOR:    ((_, _, _, _, _, _, _, _, A, A, A, _, A, A, A, A, A, _, _, A, A), False),
-    Role.SYSTEM:           ((A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A), True),
+# projection-check, 18 poker-hand (as a round), 19 badbeat, 20 retention, 21 meter, 22 training
+# (the dealers' personnel files, § 527.5(b)).
+#                           1  2  3  4  5  6  7  8  9  10 11 12 13 14 15 16 17 18 19 20 21 22
+READ_MATRIX: dict[Role, tuple[Scope, ...]] = {
+    Role.DEALER:           (D, D, D, D, D, _, _, _, _, _, _, _, _, _, _, _, _, D, _, _, _, _),
+    Role.TABLE_DEVICE:     (T, T, T, T, T, T, _, _, _, _, _, _, T, _, _, _, _, T, _, _, _, _),
+    Role.FLOORPERSON:      (A, A, A, A, A, A, A, _, _, _, _, _, A, _, _, _, A, A, A, _, A, A),
+    Role.SHIFT_SUPERVISOR: (A, A, A, A, A, A, A, A, A, _, _, A, A, A, _, _, A, A, A, _, A, A),
+    Role.CAGE_CASHIER:     (_, _, A, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, A, _, _, _),
+    Role.FINANCE:          (A, A, A, _, _, _, _, A, A, _, _, A, A, A, _, _, A, A, A, _, A, _),
+    Role.REGULATOR:        (A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A),
+    Role.ADMINISTRATOR:    (_, _, _, _, _, _, _, _, A, A, A, _, A, A, A, A, A, _, _, A, A, _),
+    Role.SYSTEM:           (A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A),
 }
 # fmt: on
+#: The roles that may follow the global log (every kind, the ones to come included).
+FOLLOW_LOG = frozenset({Role.REGULATOR, Role.SYSTEM})
 
 #: The kinds whose streams belong to one table day (the others to a table).
 _DAY_KINDS = frozenset({ROUND_STREAM_KIND, TABLE_STREAM_KIND, SLIP_STREAM_KIND,
@@ -123,7 +127,7 @@ _DAY_KINDS = frozenset({ROUND_STREAM_KIND, TABLE_STREAM_KIND, SLIP_STREAM_KIND,
 def scope_of(role: str, kind: str) -> Scope:
     """The cell of the matrix; a kind it does not name is for the log's readers."""
     try:
-        row, follows_log = READ_MATRIX[Role(role)]
+        row, follows_log = READ_MATRIX[Role(role)], Role(role) in FOLLOW_LOG
     except ValueError:
         return Scope.NONE
     if kind not in KINDS:
@@ -132,7 +136,7 @@ def scope_of(role: str, kind: str) -> Scope:
 
 
 def may_follow_log(user: Any) -> bool:
-    return any(READ_MATRIX[Role(role)][1] for role in roles_of(user) if role in set(Role))
+    return any(role in FOLLOW_LOG for role in roles_of(user))
 
 
 def may_read(user: Any, auth: Any, stream_id: str) -> bool:

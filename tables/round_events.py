@@ -172,6 +172,10 @@ def _check_round_opens(
         refuse(f"events[0].payload.table_id: table {table_id} is not open on gaming day {day} "
                f"({state.why_not_open()})", "events[0].payload.table_id")  # fmt: skip
     _check_configured(table_id, payload, occurred_at or clock.now(), refuse)
+    if state.dealer:  # § 527.5(a): the table's dealer is trained in the round's game
+        from tables.training import check_certified
+
+        check_certified(state.dealer, payload["game"], day, "events[0].payload.game")
     _check_as_left(stream_id, payload)
 
 

@@ -18,7 +18,9 @@ rules forbid given the stream so far:
 Refusals here cite no section: opening, closing, fill and credit procedures
 are internal controls (Pennsylvania Chapter 465a, not among our sources). The
 2010 bulletin's only mention, § 527.3, lists them as topics of dealer
-training, which is not a rule a refusal could break.
+training, which is not a rule a refusal could break. One does: the dealer
+named at the opening or assigned later passed the table test in the table's
+game (§ 527.5(a), ``tables.training``).
 
 Amounts and inventories are ``{"<denomination cents>": count}`` objects; the
 denominations are those configured in ``Casino.chip_denominations_cents``.
@@ -62,6 +64,7 @@ from tables.models import (
     TableDayStatus,
     TableStatus,
 )
+from tables.training import check_trained
 
 TABLE_STREAM_KIND = "table"
 SLIP_STREAM_KIND = "slip"
@@ -490,6 +493,8 @@ def _check_table_event(
                 f"{field}.floorperson",
             )
         check_two_person(actor, [payload["dealer"], payload["floorperson"]], f"{field}.floorperson")
+        if event_type == OPENED:
+            check_trained(table, day, payload["dealer"], actor, f"{field}.dealer")
         if event_type == CLOSED:
             open_rounds = rounds_in_progress(table.table_id, day)
             if open_rounds:
@@ -500,6 +505,7 @@ def _check_table_event(
                 )
     elif event_type == DEALER_ASSIGNED:
         check_person(payload["dealer"], DEALERS, f"{field}.dealer")
+        check_trained(table, day, payload["dealer"], actor, f"{field}.dealer")
         if payload["dealer"] == state.dealer:
             refuse(
                 f"{field}.dealer: {payload['dealer']} is already the dealer at "

@@ -497,6 +497,12 @@ def _load_games() -> None:
     blackjack_games.modules()  # the blackjack family, registered apart (its package says why)
 
 
+def registered_games() -> tuple[str, ...]:
+    """Every game id a round may name, the blackjack family included."""
+    _load_games()
+    return tuple(sorted(_GAMES))
+
+
 def game_rules_for(game: str) -> GameRules:
     """The registered rules of ``game``.
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 from audit.models import Event
 from casino.roles import Role
 from tables.models import TableDay, TableDayStatus
-from tables.read_scope import KINDS, READ_MATRIX, Scope
+from tables.read_scope import FOLLOW_LOG, KINDS, READ_MATRIX, Scope
 
 pytestmark = pytest.mark.django_db
 
@@ -51,6 +51,7 @@ STREAMS = {
     "badbeat": "badbeat:BB1",
     "retention": "retention:2019-01-01_2019-01-31",
     "meter": "meter:CSP-M1",
+    "training": "training:dealer_9",
 }
 
 # fmt: off
@@ -59,19 +60,19 @@ STREAMS = {
 # Columns: 1 round, 2 table, 3 slip, 4 deck, 5 dice, 6 compliance, 7 finding,
 # 8 count, 9 close, 10 export, 11 ledger-check, 12 variance, 13 table-config,
 # 14 casino-config, 15 access, 16 permission-change, 17 projection-check, 18 poker-hand,
-# 19 badbeat, 20 retention, 21 meter.
-#                           1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 log
+# 19 badbeat, 20 retention, 21 meter, 22 training.
+#                           1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 log
 EXPECTED = {
-    Role.DEALER:           "D D D D D . . . .  .  .  .  .  .  .  .  .  D  .  .  .  0",
-    Role.TABLE_DEVICE:     "T T T T T T . . .  .  .  .  T  .  .  .  .  T  .  .  .  0",
-    Role.FLOORPERSON:      "A A A A A A A . .  .  .  .  A  .  .  .  A  A  A  .  A  0",
-    Role.SHIFT_SUPERVISOR: "A A A A A A A A A  .  .  A  A  A  .  .  A  A  A  .  A  0",
-    Role.CAGE_CASHIER:     ". . A . . . . . .  .  .  .  .  .  .  .  .  .  A  .  .  0",
-    Role.FINANCE:          "A A A . . . . A A  .  .  A  A  A  .  .  A  A  A  .  A  0",
-    Role.REGULATOR:        "A A A A A A A A A  A  A  A  A  A  A  A  A  A  A  A  A  1",
-    Role.ADMINISTRATOR:    ". . . . . . . . A  A  A  .  A  A  A  A  A  .  .  A  A  0",
-    Role.SYSTEM:           "A A A A A A A A A  A  A  A  A  A  A  A  A  A  A  A  A  1",
-    None:                  ". . . . . . . . .  .  .  .  .  .  .  .  .  .  .  .  .  0",
+    Role.DEALER:           "D D D D D . . . .  .  .  .  .  .  .  .  .  D  .  .  .  .  0",
+    Role.TABLE_DEVICE:     "T T T T T T . . .  .  .  .  T  .  .  .  .  T  .  .  .  .  0",
+    Role.FLOORPERSON:      "A A A A A A A . .  .  .  .  A  .  .  .  A  A  A  .  A  A  0",
+    Role.SHIFT_SUPERVISOR: "A A A A A A A A A  .  .  A  A  A  .  .  A  A  A  .  A  A  0",
+    Role.CAGE_CASHIER:     ". . A . . . . . .  .  .  .  .  .  .  .  .  .  A  .  .  .  0",
+    Role.FINANCE:          "A A A . . . . A A  .  .  A  A  A  .  .  A  A  A  .  A  .  0",
+    Role.REGULATOR:        "A A A A A A A A A  A  A  A  A  A  A  A  A  A  A  A  A  A  1",
+    Role.ADMINISTRATOR:    ". . . . . . . . A  A  A  .  A  A  A  A  A  .  .  A  A  .  0",
+    Role.SYSTEM:           "A A A A A A A A A  A  A  A  A  A  A  A  A  A  A  A  A  A  1",
+    None:                  ". . . . . . . . .  .  .  .  .  .  .  .  .  .  .  .  .  .  0",
 }
 # fmt: on
 LETTER = {Scope.ALL: "A", Scope.TABLE: "T", Scope.ASSIGNED: "D", Scope.NONE: "."}
@@ -121,6 +122,8 @@ def streams(db):
     _put(STREAMS["finding"], "finding.acknowledged", {"note": "seen"})
     _put(STREAMS["count"], "count.entered", {"drop_cents": 100})
     _put(STREAMS["close"], "close.started", {"gaming_day": DAY})
+    _put(STREAMS["training"], "training.certified",
+         {"game": "criss_cross_poker", "certified_on": DAY, "certified_by": "shift_supervisor"})
     _put(STREAMS["export"], "audit.export_downloaded", {"gaming_day": DAY})
     _put(STREAMS["ledger-check"], "ledger.check_failed", {"problems": []})
     _put(STREAMS["variance"], "variance.acknowledged", {"note": "seen"})
@@ -156,7 +159,7 @@ def test_the_matrix_names_every_role_every_kind_and_an_account_without_one():
 
 @pytest.mark.parametrize("role", [r for r in EXPECTED if r is not None], ids=str)
 def test_the_modules_matrix_is_the_written_one(role):
-    scopes, follows = READ_MATRIX[role]
+    scopes, follows = READ_MATRIX[role], role in FOLLOW_LOG
     assert " ".join(LETTER[s] for s in scopes) + f" {int(follows)}" == " ".join(
         EXPECTED[role].split()
     )

@@ -23,6 +23,7 @@ from audit.projections import PROJECTIONS, rebuild, run
 from casino.models import Casino, Jurisdiction
 from casino.roles import Role
 from tables.models import DealingMethod, Game, Table, TableDay, TableDayStatus, TableStatus
+from tests.conftest import certify_in_every_game
 from tests.tables.helpers import criss_cross_round, payload_body
 
 pytestmark = pytest.mark.django_db
@@ -65,8 +66,9 @@ class Floor:
         return response
 
 
-def make_floor(role_users) -> Floor:
-    """A casino with the default chip denominations, table T1 and a second dealer."""
+def make_floor(role_users, *, dealer_2_trained: bool = True) -> Floor:
+    """A casino with the default chip denominations, table T1 and a second dealer
+    (certified in every game unless not ``dealer_2_trained``, § 527.5(a))."""
     jurisdiction, _ = Jurisdiction.objects.get_or_create(code="PA", name="Pennsylvania")
     Casino.objects.create(name="Test casino", jurisdiction=jurisdiction)
     Table.objects.create(table_id="T1", game=Game.CRISS_CROSS_POKER, ruleset_id="PA-674a-2019",
@@ -74,6 +76,8 @@ def make_floor(role_users) -> Floor:
                          dealing_method=DealingMethod.HAND)  # fmt: skip
     dealer_2 = User.objects.create_user(username="dealer_2", password="pw")
     dealer_2.groups.add(Group.objects.get(name=Role.DEALER.value))
+    if dealer_2_trained:
+        certify_in_every_game("dealer_2")
     return Floor(users=role_users, dealer_2=dealer_2)
 
 

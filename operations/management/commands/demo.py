@@ -28,6 +28,8 @@ DEMO_USERS = [
 ]
 #: When the demo's configuration starts where a rule set names no date.
 UNDATED_FROM = datetime.date(2014, 1, 1)
+#: The demo's dealers passed their table tests before its first played day (2016-07-28).
+TRAINED_ON = datetime.date(2016, 7, 1)
 #: table id, game, rule sets over time (effective from), min and max wager, dealing method
 DEMO_TABLES = [
     (
@@ -143,6 +145,7 @@ class Command(BaseCommand):
         self.stdout.write("Database migrated.")
         self._users()
         self._configure()
+        self._train()
         device_token = self._device_token()
         self._play()
         call_command("verify_ledger", "--no-progress", stdout=self.stdout)
@@ -261,6 +264,23 @@ class Command(BaseCommand):
                        f"{ruleset_id} in force from {start}")  # fmt: skip
                 settings = {}
         self.stdout.write(f"Configured {Table.objects.count()} tables in the ledger.")
+
+    def _train(self) -> None:
+        """The demo's dealers passed the table test in every game the demo's tables
+        deal before its first day (§ 527.5(a)), certified by the shift supervisor."""
+        from audit.ledger import Actor, NewEvent, append, stream_version
+        from tables.training import CERTIFIED, training_stream
+
+        supervisor = Actor.from_user(User.objects.get(username="supervisor"), source="demo")
+        games = sorted({table[1] for table in [*DEMO_TABLES, *declared_tables()]})
+        dealers = [d for d in ("dealer", "dealer2") if not stream_version(training_stream(d))]
+        for dealer in dealers:
+            append(training_stream(dealer), [NewEvent(CERTIFIED, {
+                "game": game, "certified_on": str(TRAINED_ON), "certified_by": "supervisor"})
+                for game in games], expected_version=0, actor=supervisor)  # fmt: skip
+        if dealers:
+            self.stdout.write(f"Certified {', '.join(dealers)} in {len(games)} games "
+                              f"(§ 527.5(a)) from {TRAINED_ON}.")  # fmt: skip
 
     def _fresh_seal_archive(self) -> None:
         """A new demo ledger starts a new seal archive: the seals a previous
