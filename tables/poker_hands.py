@@ -62,6 +62,8 @@ def poker_hand_policy(stream_id: str, recorded: Any, new: Sequence[Any], actor: 
             f"{key!r}; a hand is recorded on poker-hand:<hand_id>",
             field="events[0].payload.hand_id",
         )
+    if first_new == 0:
+        _check_table_open(events[0], actor)
     index = 0
     try:
         state = open_from(events[0])
@@ -76,6 +78,30 @@ def poker_hand_policy(stream_id: str, recorded: Any, new: Sequence[Any], actor: 
             field=f"events[{at}].payload" + (f".{violation.field}" if violation.field else ""),
             section=violation.section,
         ) from None
+
+
+def _check_table_open(opened: HandOpened, actor: Any) -> None:
+    """A dealer's or a device's hand is dealt at a configured table whose gaming day is
+    open, as a round is (``tables.round_events``): a table is opened for gaming before
+    play (§ 553.5). The system's jobs (the simulator, an import of hand histories)
+    record hands as given."""
+    from casino.roles import Role
+    from tables.models import Table
+    from tables.table_day import table_day_state, table_stream_id
+
+    if actor is None or Role.SYSTEM.value in actor.roles:
+        return
+    where = "events[0].payload.table_id"
+    if not Table.objects.filter(table_id=opened.table_id).exists():
+        raise errors.RuleViolation(
+            f"§ 553.5: no table {opened.table_id!r} is configured", field=where, section="553.5"
+        )
+    state = table_day_state(table_stream_id(opened.table_id, opened.gaming_day))
+    if not state.open:
+        raise errors.RuleViolation(
+            f"§ 553.5: table {opened.table_id} is not open on gaming day {opened.gaming_day} "
+            f"({state.why_not_open()})", field=where, section="553.5",
+        )  # fmt: skip
 
 
 def rake_by_table(day: datetime.date) -> dict[str, int]:
