@@ -93,3 +93,19 @@ def test_553_20_d_a_box_that_matches_its_contributions_is_no_variance(poker_day,
     reconciled = next(e for e in read_stream(close_stream_id(DAY))
                       if e.event_type == "close.reconciled").payload  # fmt: skip
     assert "funds" not in reconciled
+
+
+def test_553_the_hands_read_in_parts_by_table_give_the_one_read_close(
+    poker_day, monkeypatch, settings, tmp_path
+):
+    from operations import day_read
+    from tests.operations.test_close_parts import _same_as_one_read
+
+    settings.CLOSE_PARTS_ABOVE_EVENTS = 0
+    monkeypatch.setattr(day_read, "_can_fork", lambda workers: False)
+    rounds = day_read.day_rounds(DAY, 10**12)
+    assert sum(s.startswith("poker-hand:") for s in rounds) == poker_day.hands
+    report = close_gaming_day(DAY, requested_by="finance", force=True, workers=2)
+    _same_as_one_read(report, tmp_path)  # the replay, the seal (hands included), the export
+    replayed = next(e for e in read_stream(close_stream_id(DAY)) if e.event_type == REPLAYED)
+    assert sum(t["hands"] for t in replayed.payload["poker"].values()) == poker_day.hands
