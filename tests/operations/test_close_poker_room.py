@@ -79,6 +79,8 @@ def test_553_20_d_the_close_counts_the_bad_beat_box_against_the_hands_contributi
     client.force_login(role_users[Role.FINANCE])
     page = client.get(f"/admin/finance/{DAY.isoformat()}/BB-HOLDEM/variance/bad_beat_count/")
     assert page.status_code == 200 and "badbeat.counted" in page.content.decode()
+    day_page = client.get(f"/admin/finance/{DAY.isoformat()}/").content.decode()
+    assert f"/admin/finance/{DAY.isoformat()}/BB-HOLDEM/variance/bad_beat_count/" in day_page
 
 
 def test_553_20_d_a_box_that_matches_its_contributions_is_no_variance(poker_day, ledger_clock):
