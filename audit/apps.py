@@ -7,5 +7,13 @@ class AuditConfig(AppConfig):
 
     def ready(self) -> None:
         # Register the ledger's own event types, projections and the export
-        # download events, and the read models' check against the ledger.
-        from audit import consistency, event_types, exports, nightly, projections  # noqa: F401
+        # download events, the retention records, and the read models' check
+        # against the ledger.
+        from audit import (  # noqa: F401
+            consistency,
+            event_types,
+            exports,
+            nightly,
+            projections,
+            retention,
+        )

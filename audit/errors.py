@@ -55,6 +55,13 @@ class UnknownStream(LedgerError):
     reason = "unknown_stream"
 
 
+class ArchivedStream(LedgerError):
+    """The stream's events were archived and detached by retention."""
+
+    status_code = 410
+    reason = "archived_stream"
+
+
 class StaleVersion(LedgerError):
     status_code = 409
     reason = "stale_version"

@@ -32,6 +32,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, models
 
 from audit import providers
@@ -87,6 +88,8 @@ register_stream_kind(
         name="export",
         description="One gaming day's regulator export: who downloaded it, when.",
         accepts=frozenset({"audit.export_downloaded"}),
+        # A day's export is downloaded any time in the years it is kept.
+        lasting=True,
     )
 )
 
@@ -352,6 +355,7 @@ def export_day(
     caller that has just walked it to seal it (the close). ``events`` is an
     ``events.jsonl`` already written by ``write_events`` and its digest: it
     is moved into the export instead of being written again."""
+    _refuse_archived(day)
     seal = seal_day(day, now=now)
     report = verify_seal(day) if check_seal else None
     if report is not None and not report.ok:
@@ -364,6 +368,20 @@ def export_day(
     if make_zip:
         write_zip(target, target.with_suffix(".zip"))
     return target
+
+
+def _refuse_archived(day: datetime.date) -> None:
+    """A day retention archived is no longer in the ledger to export: its
+    events are in the retention archive (and its export, if one was kept)."""
+    if connection.vendor != "postgresql":
+        return
+    from audit.retention import retained_runs
+
+    if day in retained_runs()[1]:
+        raise ExportError(
+            f"gaming day {day} was archived by the ledger's retention: its events are in "
+            f"{settings.EXPORT_ROOT}/retention/, its seal still in the database"
+        )
 
 
 def _refuse_forged(day: datetime.date) -> None:

@@ -44,7 +44,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from audit import errors
+from audit import errors, partitions
 from audit.hashing import GENESIS_HASH
 from audit.models import RejectedSubmission
 from audit.records import (
@@ -57,8 +57,16 @@ from audit.records import (
     StreamSoFar,
 )
 from audit.registry import REGISTRY
-from audit.storage import COLUMNS, chain, pg_cursor, read_columns, select_events, stored_batch
-from audit.storage import heads as stream_heads
+from audit.storage import (
+    COLUMNS,
+    chain,
+    in_stream,
+    keyed_heads,
+    pg_cursor,
+    read_columns,
+    select_events,
+    stored_batch,
+)
 from audit.storage import store as database_store
 from audit.validation import may_append, validate
 from audit.validation import request_hash as hash_of_request
@@ -219,10 +227,10 @@ def append_many(batches: Sequence[StreamBatch], *, actor: Actor) -> list[AppendR
 
 
 def _append_many(batches: Sequence[StreamBatch], actor: Actor) -> list[AppendResult]:
-    heads = stream_heads([b.stream_id for b in batches])
-    chained = []
+    heads = keyed_heads([b.stream_id for b in batches])
+    chained, started = [], []
     for batch in batches:
-        head_version, head_hash = heads.get(batch.stream_id, (0, GENESIS_HASH))
+        head_version, head_hash, day_key = heads.get(batch.stream_id, (0, GENESIS_HASH, None))
         try:
             so_far = _admit(batch.stream_id, batch.events, batch.expected_version,
                             head_version, head_hash, actor)  # fmt: skip
@@ -232,8 +240,11 @@ def _append_many(batches: Sequence[StreamBatch], actor: Actor) -> list[AppendRes
         rows, hashes, recorded_at = chain(
             batch.stream_id, batch.events, head_version, head_hash, actor, None
         )
-        chained.append((batch, head_version, rows, hashes, recorded_at, so_far))
-    total = sum(len(rows) for _, _, rows, _, _, _ in chained)
+        if day_key is None and partitions.partitioned():
+            day_key = partitions.day_key(batch.stream_id, recorded_at)
+            started.append((batch.stream_id, day_key))
+        chained.append((batch, head_version, rows, hashes, recorded_at, so_far, day_key))
+    total = sum(len(rows) for _, _, rows, _, _, _, _ in chained)
     with connection.cursor() as cursor:
         # The head lock, held to commit (see the module docstring).
         cursor.execute(
@@ -243,7 +254,7 @@ def _append_many(batches: Sequence[StreamBatch], actor: Actor) -> list[AppendRes
         position = cursor.fetchone()[0] - total
     adapt = connection.ops.adapt_datetimefield_value
     records, results = [], []
-    for batch, head_version, rows, hashes, recorded_at, so_far in chained:
+    for batch, head_version, rows, hashes, recorded_at, so_far, day_key in chained:
         first = position + 1
         _tell_on_commit(so_far, rows, first)
         for row in rows:
@@ -251,21 +262,23 @@ def _append_many(batches: Sequence[StreamBatch], actor: Actor) -> list[AppendRes
             records.append((position, batch.stream_id, row.version, row.event_type,
                             row.schema_version, row.payload, row.metadata,
                             adapt(row.occurred_at), adapt(recorded_at), row.prev_hash,
-                            row.hash))  # fmt: skip
+                            row.hash, day_key))  # fmt: skip
         results.append(AppendResult(batch.stream_id, head_version + 1, head_version + len(rows),
                                     first, position, tuple(hashes)))  # fmt: skip
     if connection.vendor == "postgresql":
-        with (
-            pg_cursor() as cursor,
-            cursor.copy(f"COPY ledger_event ({COLUMNS}) FROM STDIN") as copy,
-        ):
-            for record in records:
-                copy.write_row(record)
+        with pg_cursor() as cursor:
+            # A stream started twice collides on ledger_stream's key (409).
+            with cursor.copy("COPY ledger_stream (stream_id, day_key) FROM STDIN") as copy:
+                for start in started:
+                    copy.write_row(start)
+            with cursor.copy(f"COPY ledger_event ({COLUMNS}, day_key) FROM STDIN") as copy:
+                for record in records:
+                    copy.write_row(record)
     else:
         with connection.cursor() as cursor:
             cursor.executemany(
                 f"INSERT INTO ledger_event ({COLUMNS}) VALUES ({','.join(['%s'] * 11)})",
-                records,
+                [record[:11] for record in records],
             )
     return results
 
@@ -336,7 +349,7 @@ def _append(
     store = database_store()
     try:
         with transaction.atomic():
-            head_version, head_hash, earlier = store.lookup(stream_id, idempotency_key)
+            head_version, head_hash, earlier, day_key = store.lookup(stream_id, idempotency_key)
             if earlier is not None:
                 return _replay(idempotency_key or "", request_hash, earlier)
             try:
@@ -351,14 +364,13 @@ def _append(
             rows, hashes, recorded_at = chain(
                 stream_id, events, head_version, head_hash, actor, idempotency_key, request_hash
             )
-            first_position = store.write(
-                stream_id, rows, recorded_at, idempotency_key, request_hash, hashes, head_version
-            )
+            first_position = store.write(stream_id, rows, recorded_at, idempotency_key,
+                                         request_hash, hashes, head_version, day_key)  # fmt: skip
             _tell_on_commit(so_far, rows, first_position)
     except (IntegrityError, psycopg.IntegrityError):
         # Another writer won the race for this stream version or this key.
         with transaction.atomic():
-            head_version, _, earlier = store.lookup(stream_id, idempotency_key)
+            head_version, _, earlier, _ = store.lookup(stream_id, idempotency_key)
             if earlier is None and idempotency_key:
                 # The events' unique batch key refused a second store.
                 earlier = stored_batch(idempotency_key)
@@ -523,11 +535,10 @@ def read_stream(
     stream_id: str, *, after_version: int = 0, limit: int | None = None
 ) -> list[RecordedEvent]:
     """The stream's events in version order (empty if it does not exist)."""
-    sql = (
-        f"SELECT {read_columns()} FROM ledger_event WHERE stream_id = %s AND version > %s "
-        "ORDER BY version"
-    )
-    params: list[Any] = [stream_id, after_version]
+    where, params = in_stream(stream_id)
+    sql = f"SELECT {read_columns()} FROM ledger_event WHERE {where} AND version > %s "
+    sql += "ORDER BY version"
+    params.append(after_version)
     if limit is not None:
         sql += " LIMIT %s"
         params.append(limit)
@@ -572,8 +583,9 @@ def head_position() -> int:
 
 
 def stream_version(stream_id: str) -> int:
+    where, params = in_stream(stream_id)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT max(version) FROM ledger_event WHERE stream_id = %s", [stream_id])
+        cursor.execute(f"SELECT max(version) FROM ledger_event WHERE {where}", params)
         return cursor.fetchone()[0] or 0
 
 

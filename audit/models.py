@@ -57,6 +57,23 @@ class LedgerHead(models.Model):
         return f"ledger head at {self.position}"
 
 
+class StreamStart(models.Model):
+    """One row per stream, written with its first event: the gaming day it
+    began on, which partitions the ledger on PostgreSQL (``audit.partitions``).
+    Its primary key refuses a second creation of a stream, whatever day key
+    the other writer chose; append-only, and kept when retention archives
+    the stream (the stream then takes no more events). Unused on SQLite."""
+
+    stream_id = models.CharField(max_length=200, primary_key=True)
+    day_key = models.DateField()
+
+    class Meta:
+        db_table = "ledger_stream"
+
+    def __str__(self) -> str:
+        return f"{self.stream_id} ({self.day_key})"
+
+
 class IdempotencyRecord(models.Model):
     """The first result of each idempotency key; append-only like the ledger."""
 

@@ -83,6 +83,10 @@ class StreamKind:
     accepts: frozenset[str]
     policy: StreamPolicy | None = None
     corrections: Corrections | None = None
+    #: Appended to for as long as the casino runs (a configuration): kept in
+    #: the ledger's lasting partition, never archived by retention
+    #: (``audit.partitions``). Other streams live in their first gaming day's.
+    lasting: bool = False
 
     def accepts_type(self, event_type: str) -> bool:
         if event_type == "ledger.correction":

@@ -13,14 +13,14 @@ import itertools
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any, NamedTuple
 
 import orjson
 import psycopg
 from django.db import connection
 
-from audit import clock
+from audit import clock, errors, partitions
 from audit.hashing import GENESIS_HASH, canonical_payload, chained_hash, format_timestamp
 from audit.records import Actor, NewEvent, RecordedEvent
 from audit.registry import REGISTRY
@@ -29,6 +29,17 @@ COLUMNS = (
     "position, stream_id, version, event_type, schema_version, payload, metadata, "
     "occurred_at, recorded_at, prev_hash, hash"
 )
+
+
+class Lookup(NamedTuple):
+    """A stream's head as an append finds it, and the idempotency key's record."""
+
+    version: int
+    hash: str
+    earlier: tuple[str, Any] | None
+    #: The stream's partition key (``audit.partitions``); None for a new
+    #: stream, and on SQLite.
+    day_key: date | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,19 +148,52 @@ def chain(
     return rows, hashes, recorded_at
 
 
+STREAM_KEY = "SELECT day_key FROM ledger_stream WHERE stream_id = %s::text"
+
+
+def stream_key(stream_id: str) -> date | None:
+    """The stream's day key (``audit.partitions``), from its start; None for
+    a stream never started, and on SQLite."""
+    if connection.vendor != "postgresql":
+        return None
+    with pg_cursor() as cursor:
+        cursor.execute(STREAM_KEY, [stream_id])
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def in_stream(stream_id: str) -> tuple[str, list[Any]]:
+    """A WHERE clause selecting the stream's events, and its parameters.
+
+    On PostgreSQL it names the stream's day key, read first: a query that
+    names it reads one partition; one that does not opens every partition's
+    indexes, which on a ledger holding a year made reading a stream several
+    times slower (bench/partitions.py). A stream with no recorded start
+    (rows written past the append service) is looked for everywhere."""
+    key = stream_key(stream_id)
+    if key is None:
+        return "stream_id = %s", [stream_id]
+    return "stream_id = %s AND day_key = %s", [stream_id, key]
+
+
 class _PostgresStore:
-    """Two statements per append, both prepared: look up, then write.
+    """Three statements per append, all prepared: the day key, look up, write.
 
     The write is one statement: it moves ``ledger_head`` (taking its row lock
     until commit), inserts the whole batch with ``unnest`` and records the
     idempotency key, so the lock is held for one round trip plus the commit.
+    The day key (``audit.partitions``) is read first, on its own: the
+    lookup that names it reads the stream's partition only (``in_stream``).
+    A stream never started has no events (every append records the start)
+    and is not looked for; one started whose events are gone was archived by
+    retention. The write of a stream's first events records its start.
     """
 
     LOOKUP = (
         "SELECT e.version, e.hash, i.request_hash, i.result::text "
         "FROM (SELECT 1) AS one "
         "LEFT JOIN LATERAL (SELECT version, hash FROM ledger_event "
-        "WHERE stream_id = %(stream)s::text "
+        "WHERE stream_id = %(stream)s::text AND day_key = %(day_key)s::date "
         "ORDER BY version DESC LIMIT 1) AS e ON true "
         "LEFT JOIN ledger_idempotency AS i ON i.key = %(key)s::text"
     )
@@ -158,12 +202,16 @@ class _PostgresStore:
         " UPDATE ledger_head SET position = position + %(n)s::int WHERE id = 1"
         " RETURNING position - %(n)s::int AS base"
         "), batch AS ("
-        " INSERT INTO ledger_event (" + COLUMNS + ")"
+        " INSERT INTO ledger_event (" + COLUMNS + ", day_key)"
         # Versions are contiguous, so each row's position follows from its version.
         " SELECT head.base + e.v - %(first_version)s::int + 1, %(stream)s::text, e.v, e.t, e.s,"
-        " e.p, e.m, e.o, %(recorded_at)s::timestamptz, e.ph, e.h"
+        " e.p, e.m, e.o, %(recorded_at)s::timestamptz, e.ph, e.h, %(day_key)s::date"
         " FROM head, jsonb_to_recordset(%(rows)s::jsonb)"
         " AS e(v int, t text, s int, p jsonb, m jsonb, o timestamptz, ph text, h text)"
+        "), start AS ("
+        # A second creation of the stream collides here, whatever its day key.
+        " INSERT INTO ledger_stream (stream_id, day_key)"
+        " SELECT %(stream)s::text, %(day_key)s::date WHERE %(first_version)s::int = 1"
         "), idempotency AS ("
         " INSERT INTO ledger_idempotency (key, stream_id, request_hash, result, created_at)"
         " SELECT %(key)s::text, %(stream)s::text, %(request_hash)s::text, jsonb_build_object("
@@ -177,12 +225,21 @@ class _PostgresStore:
     def _cursor(self) -> Any:
         return pg_cursor()
 
-    def lookup(self, stream_id: str, key: str | None) -> tuple[int, str, tuple[str, Any] | None]:
+    def lookup(self, stream_id: str, key: str | None) -> Lookup:
         with self._cursor() as cursor:
-            cursor.execute(self.LOOKUP, {"stream": stream_id, "key": key})
+            cursor.execute(STREAM_KEY, [stream_id])
+            started = cursor.fetchone()
+            day_key = started[0] if started else None
+            cursor.execute(self.LOOKUP, {"stream": stream_id, "key": key, "day_key": day_key})
             version, digest, request_hash, result = cursor.fetchone()
         earlier = (request_hash, result) if request_hash is not None else None
-        return (version or 0), (digest or GENESIS_HASH), earlier
+        if version is None and day_key is not None:
+            raise errors.ArchivedStream(
+                f"stream {stream_id} was archived by the ledger's retention (its gaming day "
+                f"{day_key} is past the retention period) and takes no more events",
+                field="stream_id",
+            )
+        return Lookup(version or 0, digest or GENESIS_HASH, earlier, day_key)
 
     def write(
         self,
@@ -193,7 +250,10 @@ class _PostgresStore:
         request_hash: str,
         hashes: list[str],
         head_version: int,
+        day_key: date | None,
     ) -> int:
+        if day_key is None:
+            day_key = partitions.day_key(stream_id, recorded_at)
         with self._cursor() as cursor:
             cursor.execute(
                 self.WRITE,
@@ -207,6 +267,7 @@ class _PostgresStore:
                     "request_hash": request_hash,
                     "first_version": head_version + 1,
                     "last_version": head_version + len(rows),
+                    "day_key": day_key,
                 },
             )
             return cursor.fetchone()[0]
@@ -215,7 +276,7 @@ class _PostgresStore:
 class _GenericStore:
     """Portable SQL for the embedded SQLite default."""
 
-    def lookup(self, stream_id: str, key: str | None) -> tuple[int, str, tuple[str, Any] | None]:
+    def lookup(self, stream_id: str, key: str | None) -> Lookup:
         with connection.cursor() as cursor:
             earlier = None
             if key:
@@ -230,7 +291,7 @@ class _GenericStore:
             )
             head = cursor.fetchone()
         version, digest = (0, GENESIS_HASH) if head is None else head
-        return version, digest, (tuple(earlier) if earlier else None)
+        return Lookup(version, digest, (tuple(earlier) if earlier else None), None)
 
     def write(
         self,
@@ -241,6 +302,7 @@ class _GenericStore:
         request_hash: str,
         hashes: list[str],
         head_version: int,
+        day_key: date | None,
     ) -> int:
         adapt = connection.ops.adapt_datetimefield_value
         count = len(rows)
@@ -523,19 +585,27 @@ def decode_facts(rows: Sequence[tuple[Any, ...]], *, typed_times: bool) -> list[
 
 def heads(stream_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
     """Each existing stream's (version, hash) of its last event."""
-    heads: dict[str, tuple[int, str]] = {}
+    return {stream: (version, digest)
+            for stream, (version, digest, _) in keyed_heads(stream_ids).items()}  # fmt: skip
+
+
+def keyed_heads(stream_ids: Sequence[str]) -> dict[str, tuple[int, str, date | None]]:
+    """Each existing stream's (version, hash) of its last event and its day
+    key (``audit.partitions``; None on SQLite)."""
+    heads: dict[str, tuple[int, str, date | None]] = {}
     unique = sorted(set(stream_ids))
+    key = "e.day_key" if partitions.partitioned() else "NULL"
     with connection.cursor() as cursor:
         for start in range(0, len(unique), 500):
             chunk = unique[start : start + 500]
             placeholders = ",".join(["%s"] * len(chunk))
             cursor.execute(
-                "SELECT e.stream_id, e.version, e.hash FROM ledger_event e JOIN ("
+                f"SELECT e.stream_id, e.version, e.hash, {key} FROM ledger_event e JOIN ("
                 f" SELECT stream_id, max(version) AS version FROM ledger_event"
                 f" WHERE stream_id IN ({placeholders}) GROUP BY stream_id"
                 ") h ON h.stream_id = e.stream_id AND h.version = e.version",
                 chunk,
             )
-            for stream_id, version, digest in cursor.fetchall():
-                heads[stream_id] = (version, digest)
+            for stream_id, version, digest, day_key in cursor.fetchall():
+                heads[stream_id] = (version, digest, day_key)
     return heads

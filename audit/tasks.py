@@ -46,3 +46,16 @@ def verify_projections_part(directory: str, index: int) -> str:
     from audit.nightly_projections import run_part
 
     return run_part(directory, index)
+
+
+@shared_task(name="audit.prepare_partitions")
+def prepare_partitions() -> list[str]:
+    """The ledger's partitions for this gaming day and the next 60 (beat,
+    migration audit.0017), made ahead so no stream lands in the default
+    partition (``audit.partitions``); nothing on SQLite."""
+    import datetime
+
+    from audit import clock, partitions
+
+    today = partitions.gaming_day(clock.now())
+    return partitions.ensure_partitions(today, today + datetime.timedelta(days=60))

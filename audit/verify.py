@@ -180,6 +180,7 @@ def verify(*, progress: Callable[[int], None] | None = None, page: int = 5000) -
     _check_seals(report)
     _check_permissions(report)
     _check_idempotency(report)
+    _check_retention(report)
     _check_beside(report)
     return report
 
@@ -201,6 +202,14 @@ def _check_idempotency(report: Report) -> None:
             report.add("idempotency records", f"stream {stream_id} version {version} (position "
                        f"{position}) was stored under Idempotency-Key {lost!r}, whose record "
                        "is gone: it was deleted")  # fmt: skip
+
+
+def _check_retention(report: Report) -> None:
+    """Each retention's archive is where its ledger event says, as signed."""
+    from audit.retention import check_archives
+
+    for problem in check_archives():
+        report.add("retention archives", problem)
 
 
 def _check_beside(report: Report) -> None:
@@ -273,6 +282,7 @@ def _check_seals(report: Report) -> None:
 
     from audit.hashing import GENESIS_HASH
     from audit.models import DaySeal
+    from audit.retention import retained_runs
     from audit.seals import (
         archive_root,
         key_fingerprint,
@@ -284,6 +294,7 @@ def _check_seals(report: Report) -> None:
     from audit.storage import loads_json
 
     trusted = _trusted_keys()
+    _, archived_days = retained_runs() if connection.vendor == "postgresql" else ([], set())
     previous = None
     seals = list(DaySeal.objects.order_by("gaming_day"))
     report.seals = len(seals)
@@ -307,7 +318,10 @@ def _check_seals(report: Report) -> None:
                        f"previous seal is {previous.gaming_day if previous else 'none'}: "
                        "a seal was removed or replaced")  # fmt: skip
         previous = seal
-        for problem in verify_seal(seal.gaming_day).problems:
+        # An archived day's events are in its retention archive (checked by
+        # audit.retention.verify_archive), no longer in the ledger.
+        walked = [] if seal.gaming_day in archived_days else verify_seal(seal.gaming_day).problems
+        for problem in walked:
             if "previous seal hash" not in problem:  # named above
                 report.add("seals", f"{name}: {problem}")
         signed = (body.get("contents") or {}).get("side_tables")
@@ -360,22 +374,46 @@ def _check_permissions(report: Report) -> None:
 
 
 def _position_problems() -> list[str]:
-    """Global positions must run 1..head with no gap and no duplicate."""
+    """Global positions must run 1..head with no gap and no duplicate, but for
+    the positions retention archived (``audit.retention``: each run named by
+    its ``ledger.retained`` event): those and only those are missing. The
+    partitions cannot hold position unique across them, so duplicates are
+    counted here."""
+    from audit.retention import retained_runs
+
+    runs, _ = retained_runs() if connection.vendor == "postgresql" else ([], set())
+    archived = sum(b - a + 1 for a, b in runs)
     with connection.cursor() as cursor:
         cursor.execute("SELECT position FROM ledger_head WHERE id = 1")
         head = cursor.fetchone()[0]
-        cursor.execute("SELECT count(*), coalesce(max(position), 0) FROM ledger_event")
-        count, highest = cursor.fetchone()
-        if count == head and highest == head:
+        cursor.execute("SELECT count(*), count(DISTINCT position), coalesce(max(position), 0) "
+                       "FROM ledger_event")  # fmt: skip
+        count, distinct, highest = cursor.fetchone()
+        inside = 0
+        for at in range(0, len(runs), 500):
+            chunk = runs[at : at + 500]
+            cursor.execute(
+                "SELECT count(*) FROM ledger_event WHERE "
+                + " OR ".join(["position BETWEEN %s AND %s"] * len(chunk)),
+                [bound for run in chunk for bound in run],
+            )
+            inside += cursor.fetchone()[0]
+        if count + archived == head and highest <= head and distinct == count and not inside:
             return []
         cursor.execute(
             "SELECT a.position + 1 FROM ledger_event a LEFT JOIN ledger_event b "
             "ON b.position = a.position + 1 WHERE b.position IS NULL AND a.position < %s "
-            "ORDER BY 1 LIMIT 10",
+            "ORDER BY 1",
             [head],
         )
-        gaps = [row[0] for row in cursor.fetchall()]
-    problems = [f"the ledger head says {head} events were appended; {count} are stored"]
+        gaps = [row[0] for row in cursor.fetchall()
+                if not any(a <= row[0] <= b for a, b in runs)][:10]  # fmt: skip
+    problems = [f"the ledger head says {head} events were appended; {count} are stored"
+                + (f" and {archived} archived by retention" if archived else "")]  # fmt: skip
+    if distinct != count:
+        problems.append(f"{count - distinct} global position(s) are held twice")
+    if inside:
+        problems.append(f"{inside} event(s) stored at positions retention archived")
     if gaps:
         problems.append("missing global positions from: " + ", ".join(map(str, gaps)))
     return problems

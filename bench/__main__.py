@@ -17,6 +17,8 @@
 * ``bench.blackjack_parsheet`` — the blackjack side wagers' exact sheets, cold;
 * ``bench.blackjack_replay`` — a blackjack round's replay per event beside Criss-Cross's;
 * ``bench.poker`` — replay-verify of the poker room's random hands, in memory.
+* ``bench.partitions`` — appends and reads on a ledger holding a year of
+  gaming days beside an empty one (``python -m bench.partitions --help``).
 
 ``python -m bench --only ledger --batches 500`` runs one of them; options
 after ``--only`` that the dispatcher does not know go to the ledger bench
@@ -35,11 +37,11 @@ import traceback
 
 BENCHMARKS = (
     "ledger", "evaluator", "replay", "games", "close", "round_append", "verify", "parsheet",
-    "dice_parsheet", "blackjack_parsheet", "blackjack_replay", "poker",
+    "dice_parsheet", "blackjack_parsheet", "blackjack_replay", "poker", "partitions",
 )  # fmt: skip
 #: Benchmarks run as ``python -m bench.<name>`` in their own interpreter.
 MODULES = ("replay", "games", "close", "round_append", "verify", "parsheet", "dice_parsheet",
-           "blackjack_parsheet", "blackjack_replay", "poker")  # fmt: skip
+           "blackjack_parsheet", "blackjack_replay", "poker", "partitions")  # fmt: skip
 
 
 def _run_evaluator() -> int:

@@ -67,6 +67,7 @@ SETTINGS: dict[str, dict[str, Any]] = {
     "hold_history_days": {"type": "integer", "minimum": 1, "maximum": 3650},
     "hold_min_history_days": {"type": "integer", "minimum": 0, "maximum": 3650},
     "month_over_month_basis_points": _COUNT,
+    "meter_tolerance_cents": _COUNT,
     # a table's
     "game": {"type": "string", "minLength": 1, "maxLength": 30},
     "ruleset_id": {"type": "string", "minLength": 1, "maxLength": 50},
@@ -91,6 +92,7 @@ THRESHOLDS = (
     "hold_history_days",
     "hold_min_history_days",
     "month_over_month_basis_points",
+    "meter_tolerance_cents",
 )
 CASINO_SETTINGS = frozenset({"two_person_configuration", *THRESHOLDS})
 
@@ -392,6 +394,7 @@ register_stream_kind(StreamKind(
         frozenset({Role.ADMINISTRATOR.value, Role.FINANCE.value, Role.SHIFT_SUPERVISOR.value}),
         _check_casino,
     ),
+    lasting=True,
 ))  # fmt: skip
 
 

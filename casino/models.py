@@ -12,8 +12,9 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from simple_history.models import HistoricalRecords
 
-#: Chip denominations most properties use, in cents; each casino keeps its own list.
-DEFAULT_CHIP_DENOMINATIONS = [100, 250, 500, 2500, 10000, 50000, 100000, 500000]
+#: Chip denominations most properties use, in cents; each casino keeps its own list
+#: (the 25-cent chip makes change for Pai Gow's 5 % vigorish on $5 units, § 561.13(m)).
+DEFAULT_CHIP_DENOMINATIONS = [25, 100, 250, 500, 2500, 10000, 50000, 100000, 500000]
 
 
 def _default_denominations() -> list[int]:
@@ -163,6 +164,10 @@ class VariancePolicy(models.Model):
         default=300,
         help_text="month-to-date hold vs the previous month's, in hundredths of a percent",
     )
+    meter_tolerance_cents = models.PositiveIntegerField(
+        default=100,
+        help_text="a progressive meter's displayed amount vs its book amount (issue 11)",
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -196,6 +201,7 @@ class VariancePolicy(models.Model):
             "hold_history_days": self.hold_history_days,
             "hold_min_history_days": self.hold_min_history_days,
             "month_over_month_basis_points": self.month_over_month_basis_points,
+            "meter_tolerance_cents": self.meter_tolerance_cents,
         }
 
 

@@ -242,6 +242,12 @@ LEDGER_SIGNING_KEY = env_str("LEDGER_SIGNING_KEY")
 # Public keys (base64) of earlier signing keys whose seals verify_ledger still
 # trusts after a key rotation; the current key's is always trusted.
 LEDGER_TRUSTED_PUBLIC_KEYS = env_list("LEDGER_TRUSTED_PUBLIC_KEYS")
+# PostgreSQL partitions the ledger by the gaming day each stream began on, this
+# many months of days a partition (audit.partitions; bench/partitions.py).
+LEDGER_PARTITION_MONTHS = env_int("LEDGER_PARTITION_MONTHS", 1)
+# How long the ledger keeps its events (issue 16 cites PA § 465a.6's five years):
+# manage.py retain_ledger archives and detaches only partitions of older days.
+LEDGER_RETENTION_YEARS = env_int("LEDGER_RETENTION_YEARS", 5)
 # Where the zips of sealed gaming days are kept for download (audit.downloads).
 # A cache: a missing zip is rebuilt byte-identical from the ledger and the seal.
 # Its seals/ directory is not a cache: each seal is archived there once,

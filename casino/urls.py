@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from casino import permission_changes, second_factor
+from progressives import views as progressives_views
 from tables import actions, api, drift, finance, finance_drill, floor, poker_viewer
 
 admin.site.site_header = "Pitboss"
@@ -20,6 +21,8 @@ urlpatterns = [
     path("admin/finance/<str:day>/", finance.finance_day, name="finance-day"),
     path("admin/finance/<str:day>/win-report.csv", finance.finance_csv, name="finance-csv"),
     path("admin/finance/<str:day>/win-report.pdf", finance.finance_pdf, name="finance-pdf"),
+    path("admin/finance/<str:day>/progressive-liability.csv", progressives_views.meters_csv,
+         name="finance-meters-csv"),
     path("admin/finance/<str:day>/<slug:table_id>/variance/<slug:kind>/",
          finance_drill.finance_variance, name="finance-variance"),
     path("admin/finance/<str:day>/<slug:table_id>/", finance.finance_table_day,

@@ -77,6 +77,8 @@ from casino.configuration import thresholds_in_force
 from casino.models import Casino, DayClose, DayCloseStatus, VariancePolicy
 from casino.roles import Role
 from operations.day_read import DayRead, read_day, read_day_in_parts
+from operations.meters import PROGRESSIVE_WAGER, reconcile_meters
+from progressives.models import MeterDay
 
 CLOSE_STREAM_KIND = "close"
 STARTED = "close.started"
@@ -109,9 +111,11 @@ _SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
                {"rounds": _COUNT, "events": _COUNT, "findings": _OBJECT, "refused": _TABLES,
                 "tables": _OBJECT, "poker": _OBJECT}),
     RECONCILED: ("Each table's win and hold from the count, beside the ledger's figures and "
-                 "the theoretical win, with the variances above the thresholds; each Bad "
-                 "Beat fund whose count differs from its hands' contributions.",
-                 {"tables": {"type": "array", "items": _OBJECT}, "totals": _OBJECT,
+                 "the theoretical win, and each progressive meter's day against its "
+                 "controller, with the variances above the thresholds; each Bad Beat fund "
+                 "whose count differs from its hands' contributions.",
+                 {"tables": {"type": "array", "items": _OBJECT},
+                  "meters": {"type": "array", "items": _OBJECT}, "totals": _OBJECT,
                   "funds": {"type": "array", "items": _OBJECT}}),
     SEALED: ("The gaming day was sealed (Merkle root over its streams' heads, signed).",
              {"seal_hash": _HASH, "merkle_root": _HASH, "events": _COUNT, "streams": _COUNT}),
@@ -120,14 +124,19 @@ _SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
     COMPLETED: ("The close of the gaming day is complete.",
                 {"tables": _COUNT, "variances": _COUNT, "win_cents": {"type": "integer"}}),
 }  # fmt: skip
+#: Version 2 of ``close.reconciled`` adds the meters (issue 11); a version-1 close had none.
+_UPCASTERS = {RECONCILED: {1: lambda payload: {**payload, "meters": []}}}
 #: Optional, and only where there is something to say (a day without is recorded as before
-#: they were added: version 1 still means what it meant): ``poker`` on a day with poker
-#: hands, ``funds`` on a day with a Bad Beat count variance.
+#: they were added, so its version still means what it meant): ``poker`` on a day with
+#: poker hands, ``funds`` on a day with a Bad Beat count variance.
 _OPTIONAL = {"poker", "funds"}
 for _name, (_description, _properties) in _SCHEMAS.items():
     _schema = object_schema(_properties, description=_description,
                             required=[k for k in _properties if k not in _OPTIONAL])  # fmt: skip
-    register_event_type(EventType(name=_name, version=1, description=_description, schema=_schema))
+    _upcasters = _UPCASTERS.get(_name, {})
+    register_event_type(EventType(name=_name, version=len(_upcasters) + 1,
+                                  description=_description, schema=_schema,
+                                  upcasters=_upcasters))  # fmt: skip
 
 
 def close_stream_id(day: datetime.date) -> str:
@@ -500,7 +509,11 @@ def _reconcile(
     for name in ("handle_cents", "drop_cents", "win_cents", "theoretical_win_cents",
                  "fills_cents", "credits_cents", "rounds"):  # fmt: skip
         totals[name] = sum(f[name] for f in figures)
-    reconciled = {"tables": results, "totals": totals}
+    accepted = {table: tally.wagers.get(PROGRESSIVE_WAGER, 0) for table, tally in tallies.items()}
+    meters = reconcile_meters(day, cutoff, started["thresholds"], accepted)
+    totals["meter_variances"] = sum(len(meter["variances"]) for meter in meters)
+    totals["variances"] += totals["meter_variances"]
+    reconciled = {"tables": results, "meters": meters, "totals": totals}
     if funds:
         reconciled["funds"] = funds
     return reconciled
@@ -608,6 +621,7 @@ def _apply_closes(batch: list[RecordedEvent]) -> None:
                     for fund in reconciled.payload.get("funds", ())
                     for variance in fund["variances"]
                 )  # fmt: skip
+                _meter_rows(day, reconciled)
         if SEALED in stages:
             row.seal_hash = stages[SEALED].payload["seal_hash"]
         if EXPORTED in stages:
@@ -618,9 +632,29 @@ def _apply_closes(batch: list[RecordedEvent]) -> None:
         row.save()
 
 
+def _meter_rows(day: datetime.date, reconciled: RecordedEvent) -> None:
+    """The meters' days and their variances (a meter's under ``meter:<id>``)."""
+    from tables.models import Variance
+
+    MeterDay.objects.filter(gaming_day=day).delete()
+    meters = reconciled.payload["meters"]
+    MeterDay.objects.bulk_create(
+        MeterDay(gaming_day=day, computed_at_position=reconciled.position,
+                 variances=len(meter["variances"]),
+                 **{k: v for k, v in meter.items() if k not in ("balances", "variances")})
+        for meter in meters
+    )  # fmt: skip
+    Variance.objects.bulk_create(
+        Variance(table_id=f"meter:{meter['meter_id']}", gaming_day=day,
+                 computed_at_position=reconciled.position, **variance)
+        for meter in meters for variance in meter["variances"]
+    )  # fmt: skip
+
+
 def _clear_closes() -> None:
     from tables.models import TableDayFigures, Variance
 
+    MeterDay.objects.all().delete()
     DayClose.objects.all().delete()
     TableDayFigures.objects.all().delete()
     Variance.objects.all().delete()
@@ -630,7 +664,8 @@ def _read_models() -> tuple[ReadModel, ...]:
     from tables.models import TableDayFigures, Variance
 
     return (ReadModel(DayClose), ReadModel(TableDayFigures, key=("table_id", "gaming_day")),
-            ReadModel(Variance, key=("table_id", "gaming_day", "kind")))  # fmt: skip
+            ReadModel(Variance, key=("table_id", "gaming_day", "kind")),
+            ReadModel(MeterDay, key=("meter_id", "gaming_day")))  # fmt: skip
 
 
 def _close_streams(day: datetime.date) -> list[str]:

@@ -218,5 +218,7 @@ register_stream_kind(
         accepts=frozenset(_SCHEMAS),
         policy=bad_beat_policy,
         corrections=TABLE_CORRECTIONS,
+        # A fund lives for years (a count each day): retention never archives it.
+        lasting=True,
     )
 )

@@ -105,6 +105,7 @@ register_stream_kind(StreamKind(
     "change from a moment on, confirmed by a second person where the casino requires it.",
     accepts=frozenset({config.CHANGED, config.CONFIRMED}),
     policy=config.configuration_policy(TABLE_SETTINGS, CONFIGURERS, _check_table),
+    lasting=True,
 ))  # fmt: skip
 
 

@@ -89,24 +89,28 @@ KINDS = (
     CHECK_KIND,
     POKER_HAND_STREAM_KIND,
     BAD_BEAT_STREAM_KIND,
+    "retention",
+    # progressives' meter:<id> (one meter, however many tables are linked to it).
+    "meter",
 )
 
 # fmt: off
 # Columns follow KINDS: 1 round, 2 table, 3 slip, 4 deck, 5 dice, 6 compliance,
 # 7 finding, 8 count, 9 close, 10 export, 11 ledger-check, 12 variance,
 # 13 table-config, 14 casino-config, 15 access, 16 permission-change, 17
-# projection-check, 18 poker-hand (as a round), 19 badbeat; then whether the role follows
-# the log.                 1  2  3  4  5  6  7  8  9  10 11 12 13 14 15 16 17 18 19
+# projection-check, 18 poker-hand (as a round), 19 badbeat, 20 retention, 21 meter; then
+# whether the role follows the global log.
+#                           1  2  3  4  5  6  7  8  9  10 11 12 13 14 15 16 17 18 19 20 21
 READ_MATRIX: dict[Role, tuple[tuple[Scope, ...], bool]] = {
-    Role.DEALER:           ((D, D, D, D, D, _, _, _, _, _, _, _, _, _, _, _, _, D, _), False),
-    Role.TABLE_DEVICE:     ((T, T, T, T, T, T, _, _, _, _, _, _, T, _, _, _, _, T, _), False),
-    Role.FLOORPERSON:      ((A, A, A, A, A, A, A, _, _, _, _, _, A, _, _, _, A, A, A), False),
-    Role.SHIFT_SUPERVISOR: ((A, A, A, A, A, A, A, A, A, _, _, A, A, A, _, _, A, A, A), False),
-    Role.CAGE_CASHIER:     ((_, _, A, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, A), False),
-    Role.FINANCE:          ((A, A, A, _, _, _, _, A, A, _, _, A, A, A, _, _, A, A, A), False),
-    Role.REGULATOR:        ((A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A), True),
-    Role.ADMINISTRATOR:    ((_, _, _, _, _, _, _, _, A, A, A, _, A, A, A, A, A, _, _), False),
-    Role.SYSTEM:           ((A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A), True),
+    Role.DEALER:           ((D, D, D, D, D, _, _, _, _, _, _, _, _, _, _, _, _, D, _, _, _), False),
+    Role.TABLE_DEVICE:     ((T, T, T, T, T, T, _, _, _, _, _, _, T, _, _, _, _, T, _, _, _), False),
+    Role.FLOORPERSON:      ((A, A, A, A, A, A, A, _, _, _, _, _, A, _, _, _, A, A, A, _, A), False),
+    Role.SHIFT_SUPERVISOR: ((A, A, A, A, A, A, A, A, A, _, _, A, A, A, _, _, A, A, A, _, A), False),
+    Role.CAGE_CASHIER:     ((_, _, A, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, A, _, _), False),
+    Role.FINANCE:          ((A, A, A, _, _, _, _, A, A, _, _, A, A, A, _, _, A, A, A, _, A), False),
+    Role.REGULATOR:        ((A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A), True),
+    Role.ADMINISTRATOR:    ((_, _, _, _, _, _, _, _, A, A, A, _, A, A, A, A, A, _, _, A, A), False),
+    Role.SYSTEM:           ((A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A), True),
 }
 # fmt: on
 

@@ -209,15 +209,20 @@ DROP_PER_LOSS = 5
 def chips_for(amount_cents: int, denominations: Sequence[int] = (100_000, 10_000, 2_500, 500,
                                                                   100)) -> dict[str, int]:
     """Chips that make ``amount_cents`` exactly (a $2.50 chip covers the half
-    dollars of 3 to 2 payouts).
+    dollars of 3 to 2 payouts, a 25-cent one the quarters of Pai Gow's vigorish).
 
     >>> chips_for(3_750)
     {'2500': 1, '500': 2, '250': 1}
+    >>> chips_for(3_775)
+    {'2500': 1, '500': 2, '250': 1, '25': 1}
     """
-    if amount_cents < 0 or amount_cents % 50:
+    if amount_cents < 0 or amount_cents % 25:
         raise ValueError(f"{amount_cents} cents cannot be made of chips")
     counts: dict[str, int] = {}
     rest = amount_cents
+    if rest % 50:
+        counts["25"] = 1
+        rest -= 25
     if rest % 100:
         counts["250"] = 1
         rest -= 250

@@ -47,6 +47,7 @@ DAY_FILES = [
     "events.jsonl",
     "findings.csv",
     "manifest.json",
+    "meters.csv",
     "prior_heads.jsonl",
     "rounds.csv",
     "seal.json",
@@ -137,7 +138,7 @@ def test_dollars_are_exact(cents, text):
 def test_the_shipped_verifier_passes_a_fresh_export(exported, days):
     code, out = _run(exported / "verify_export.py", exported)
     assert code == 0, out
-    assert "16 files" not in out and "15 files match manifest.json" in out
+    assert "17 files" not in out and "16 files match manifest.json" in out
     assert "Ed25519 signature verifies" in out
     assert f"{days.events} event hashes and {days.rounds + 1} stream chains intact" in out
     assert "Merkle root of" in out

@@ -53,17 +53,20 @@ def test_the_key_reused_with_another_body_after_the_record_is_deleted_is_still_a
 
 
 def test_the_database_refuses_a_second_batch_with_the_same_key():
-    """Even written by SQL past the append service, the key is unique."""
+    """Even written by SQL past the append service, the key is unique among
+    the events of its streams' gaming day (PostgreSQL enforces it per
+    partition, ``audit.partitions``; a batch's retry is of the same stream,
+    so in the same partition)."""
     stream = new_stream("lost-record")
     append(stream, [counted(1, 0)], expected_version=0, actor=SYSTEM, idempotency_key="lost-3")
     (event,) = read_stream(stream)
     with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
             "INSERT INTO ledger_event (position, stream_id, version, event_type, schema_version,"
-            " payload, metadata, occurred_at, recorded_at, prev_hash, hash) SELECT position + "
-            "1000000, stream_id || '-copy', version, event_type, schema_version, payload, "
-            "metadata, occurred_at, recorded_at, prev_hash, hash FROM ledger_event "
-            "WHERE position = %s",
+            " payload, metadata, occurred_at, recorded_at, prev_hash, hash, day_key) SELECT "
+            "position + 1000000, stream_id || '-copy', version, event_type, schema_version, "
+            "payload, metadata, occurred_at, recorded_at, prev_hash, hash, day_key "
+            "FROM ledger_event WHERE position = %s",
             [event.position],
         )
 

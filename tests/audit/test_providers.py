@@ -36,8 +36,8 @@ def test_the_ledgers_roles_are_the_casinos():
 
 def test_the_export_carries_the_read_models_the_apps_registered():
     assert [f.name for f in providers.export_files()] == [
-        "compliance.csv", "decks.csv", "dice.csv", "findings.csv", "rounds.csv", "slips.csv",
-        "table_days.csv", "variances.csv", "win_report.csv",
+        "compliance.csv", "decks.csv", "dice.csv", "findings.csv", "meters.csv", "rounds.csv",
+        "slips.csv", "table_days.csv", "variances.csv", "win_report.csv",
     ]  # fmt: skip
 
 

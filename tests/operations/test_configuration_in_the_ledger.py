@@ -165,7 +165,8 @@ def _staff(user) -> Client:
 POLICY_FORM = {"jurisdiction": "PA", "effective_from": "2024-05-01",
                "inventory_tolerance_cents": 2500, "drop_tolerance_cents": 500,
                "hold_confidence_percent": 95, "hold_history_days": 90,
-               "hold_min_history_days": 7, "month_over_month_basis_points": 300}  # fmt: skip
+               "hold_min_history_days": 7, "month_over_month_basis_points": 300,
+               "meter_tolerance_cents": 100}  # fmt: skip
 
 
 def test_14_the_admins_variance_policy_is_a_proposal_a_second_person_confirms(

@@ -49,6 +49,8 @@ STREAMS = {
     "projection-check": "projection-check:20240502T083000000000Z",
     "poker-hand": "poker-hand:P1-20240501-0001",
     "badbeat": "badbeat:BB1",
+    "retention": "retention:2019-01-01_2019-01-31",
+    "meter": "meter:CSP-M1",
 }
 
 # fmt: off
@@ -57,18 +59,19 @@ STREAMS = {
 # Columns: 1 round, 2 table, 3 slip, 4 deck, 5 dice, 6 compliance, 7 finding,
 # 8 count, 9 close, 10 export, 11 ledger-check, 12 variance, 13 table-config,
 # 14 casino-config, 15 access, 16 permission-change, 17 projection-check, 18 poker-hand,
-# 19 badbeat.               1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 log
+# 19 badbeat, 20 retention, 21 meter.
+#                           1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 log
 EXPECTED = {
-    Role.DEALER:           "D D D D D . . . .  .  .  .  .  .  .  .  .  D  .  0",
-    Role.TABLE_DEVICE:     "T T T T T T . . .  .  .  .  T  .  .  .  .  T  .  0",
-    Role.FLOORPERSON:      "A A A A A A A . .  .  .  .  A  .  .  .  A  A  A  0",
-    Role.SHIFT_SUPERVISOR: "A A A A A A A A A  .  .  A  A  A  .  .  A  A  A  0",
-    Role.CAGE_CASHIER:     ". . A . . . . . .  .  .  .  .  .  .  .  .  .  A  0",
-    Role.FINANCE:          "A A A . . . . A A  .  .  A  A  A  .  .  A  A  A  0",
-    Role.REGULATOR:        "A A A A A A A A A  A  A  A  A  A  A  A  A  A  A  1",
-    Role.ADMINISTRATOR:    ". . . . . . . . A  A  A  .  A  A  A  A  A  .  .  0",
-    Role.SYSTEM:           "A A A A A A A A A  A  A  A  A  A  A  A  A  A  A  1",
-    None:                  ". . . . . . . . .  .  .  .  .  .  .  .  .  .  .  0",
+    Role.DEALER:           "D D D D D . . . .  .  .  .  .  .  .  .  .  D  .  .  .  0",
+    Role.TABLE_DEVICE:     "T T T T T T . . .  .  .  .  T  .  .  .  .  T  .  .  .  0",
+    Role.FLOORPERSON:      "A A A A A A A . .  .  .  .  A  .  .  .  A  A  A  .  A  0",
+    Role.SHIFT_SUPERVISOR: "A A A A A A A A A  .  .  A  A  A  .  .  A  A  A  .  A  0",
+    Role.CAGE_CASHIER:     ". . A . . . . . .  .  .  .  .  .  .  .  .  .  A  .  .  0",
+    Role.FINANCE:          "A A A . . . . A A  .  .  A  A  A  .  .  A  A  A  .  A  0",
+    Role.REGULATOR:        "A A A A A A A A A  A  A  A  A  A  A  A  A  A  A  A  A  1",
+    Role.ADMINISTRATOR:    ". . . . . . . . A  A  A  .  A  A  A  A  A  .  .  A  A  0",
+    Role.SYSTEM:           "A A A A A A A A A  A  A  A  A  A  A  A  A  A  A  A  A  1",
+    None:                  ". . . . . . . . .  .  .  .  .  .  .  .  .  .  .  .  .  0",
 }
 # fmt: on
 LETTER = {Scope.ALL: "A", Scope.TABLE: "T", Scope.ASSIGNED: "D", Scope.NONE: "."}
@@ -126,6 +129,8 @@ def streams(db):
     _put(STREAMS["access"], "access.logged_in", {"account": "floorperson"})
     _put(STREAMS["permission-change"], "permission.change_proposed", {"proposed_by": "admin"})
     _put(STREAMS["projection-check"], "projections.verified", {"count": 0})
+    _put(STREAMS["retention"], "ledger.retained", {"events": 0})
+    _put(STREAMS["meter"], "meter.read", {"table": "T1", "displayed_cents": 100})
     return STREAMS
 
 

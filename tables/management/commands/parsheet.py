@@ -328,6 +328,8 @@ class Command(BaseCommand):
                     f"{sheet['expected_result']['fraction']} = {sheet['expected_result_percent']}"
                 )
                 write(f"    {paid}")
+        for sheet in report.get("progressive", ()):
+            self._print_progressive(sheet)
         game = report.get("whole_game")
         if game:
             write("")
@@ -356,6 +358,20 @@ class Command(BaseCommand):
                 f"play {row['play_frequency_percent']}"
             )
         write(f"(runtime {report['runtime_seconds']} s)")
+
+    def _print_progressive(self, sheet):
+        """A progressive's exact return as a function of its meter (§ 555.13(d))."""
+        write = self.stdout.write
+        write("")
+        write(f"Progressive payout wager, {sheet['schedule']} - EXACT, by meter amount")
+        for row in sheet["rows"]:
+            write(f"  {row['hand']:<16} {row['pays']:>20}  {row['combinations']:>6,} hands")
+        write(f"  Hit frequency: {sheet['hit_frequency']['decimal']}")
+        write(f"  Break-even meter: ${sheet['break_even_meter_cents'] / 100:,.2f}")
+        for row in sheet["return_at"]:
+            write(f"  Return at a meter of {row['meter']}: {row['expected_result_percent']}")
+        write(f"  House hold at the least rate of progression: "
+              f"{sheet['house_hold_at_minimum_rate_percent']}")
 
     def _print_sheet(self, sheet, chosen=""):
         write = self.stdout.write

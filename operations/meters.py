@@ -1,0 +1,160 @@
+"""The progressive meters in the gaming-day close (issue 11): for each meter,
+opening + contributions − payouts ± signed adjustments (+ resets) = closing,
+against the amount its controller displayed; and what the tables' rounds
+accepted against what the meter was credited with.
+
+A meter stream spans days. An event names its gaming day where it has one
+(a contribution, a hit, a reading); a payment, a reset or an adjustment
+belongs to the day of the dated event before it in the stream (its hit's
+day, for a payment). The stream is read up to the close's cutoff, so a re-run
+reconciles exactly what the first run did.
+
+Variances, each a finding of the day:
+
+* ``meter_display``: a reading differs from the book amount at that moment by
+  more than the ``meter_tolerance_cents`` threshold (data, like the tables');
+* ``meter_payout``: a progressive paid other than the meter owed "when it is
+  the player's turn to be paid" (§ 555.13(f)), or other than its line;
+* ``meter_contributions``: the progressive wagers the linked tables' rounds
+  accepted that day (the replay's handle) against those credited to the meter.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any
+
+from audit.ledger import RecordedEvent, read_streams
+from progressives.streams import METER_KIND, to_engine
+from tables.rules.progressives.events import METER_EVENT_TYPES, MeterContributed
+from tables.rules.progressives.meter import Effect, MeterState, apply
+from tables.rules.progressives.reconcile import reconcile_day
+
+#: The wager name a game gives its progressive (``caribbean_stud_555.PROGRESSIVE``).
+PROGRESSIVE_WAGER = "PROGRESSIVE"
+#: A meter's threshold where the day's thresholds name none (a close recorded before it).
+DEFAULT_TOLERANCE_CENTS = 100
+
+
+def meter_stream_ids(cutoff: int) -> list[str]:
+    """Every meter stream begun at or before the cutoff (from the ledger's stream index)."""
+    from audit.models import StreamIndex
+    from audit.projections import STREAM_INDEX, run
+
+    run(STREAM_INDEX)
+    return list(StreamIndex.objects.filter(kind=METER_KIND, first_position__lte=cutoff)
+                .order_by("stream_id").values_list("stream_id", flat=True))  # fmt: skip
+
+
+def _day_of(event: RecordedEvent, current: datetime.date | None) -> datetime.date | None:
+    day = event.payload.get("gaming_day")
+    return datetime.date.fromisoformat(day) if isinstance(day, str) else current
+
+
+def meter_day(stream_id: str, events: list[RecordedEvent], day: datetime.date,
+              tolerance_cents: int,
+              accepted_cents: int | None) -> dict[str, Any] | None:  # fmt: skip
+    """One meter's gaming day, reconciled; ``None`` for a meter with nothing that day
+    and not yet configured."""
+    state: MeterState | None = None
+    opening: int | None = None
+    effects: list[Effect] = []
+    current: datetime.date | None = None
+    credited = 0
+    for event in events:
+        if event.event_type not in METER_EVENT_TYPES:
+            continue
+        current = _day_of(event, current)
+        if current is not None and current > day:
+            break
+        engine = to_engine(event.event_type, event.payload)
+        step = apply(state, engine)
+        if current == day:
+            if opening is None:
+                opening = state.amount_cents if state is not None else 0
+            effects.append(step.effect)
+            if isinstance(engine, MeterContributed):
+                credited += sum(engine.wagers_cents)
+        state = step.state
+    if state is None:
+        return None
+    closing = state.amount_cents
+    result = reconcile_day(closing if opening is None else opening, effects,
+                           closing_cents=closing)  # fmt: skip
+    variances = []
+    shown = result.variances(tolerance_cents)
+    if shown:
+        variances.append(_variance(
+            "meter_display", sum(abs(r.difference_cents) for r in shown), tolerance_cents,
+            "; ".join(f"{r.table} {r.occasion} reading displayed {_dollars(r.displayed_cents)}, "
+                      f"book {_dollars(r.book_cents)}" for r in shown)))  # fmt: skip
+    if result.wrong_payments:
+        variances.append(_variance(
+            "meter_payout", sum(abs(p.difference_cents) for p in result.wrong_payments), 0,
+            "; ".join(f"{p.table} round {p.round_id} seat {p.seat} {p.hand}: paid "
+                      f"{_dollars(p.paid_cents)}, owed {_dollars(p.required_cents)} (§ {p.section})"
+                      for p in result.wrong_payments)))  # fmt: skip
+    if accepted_cents is not None and accepted_cents != credited:
+        variances.append(_variance(
+            "meter_contributions", abs(credited - accepted_cents), 0,
+            f"the linked tables' rounds accepted {_dollars(accepted_cents)} of progressive "
+            f"wagers; the meter was credited with {_dollars(credited)}"))  # fmt: skip
+    closing_reading = result.closing_reading
+    configuration = state.history[-1]
+    return {
+        "meter_id": stream_id.partition(":")[2],
+        "chapter": configuration.chapter,
+        "tables": list(configuration.tables),
+        "opening_cents": result.opening_cents,
+        "contributions_cents": result.contributions_cents,
+        "reserve_contributions_cents": result.reserve_contributions_cents,
+        "payouts_cents": result.payouts_cents,
+        "house_payouts_cents": result.house_payouts_cents,
+        "adjustments_cents": result.adjustments_cents,
+        "resets_cents": result.resets_cents,
+        "closing_cents": result.closing_cents,
+        "reserve_cents": state.reserve_cents,
+        "displayed_cents": closing_reading.displayed_cents if closing_reading else None,
+        "balances": result.balances,
+        "variances": variances,
+    }
+
+
+def _dollars(cents: int) -> str:
+    return f"${cents / 100:,.2f}"
+
+
+def _variance(kind: str, amount: int, threshold: int, detail: str) -> dict[str, Any]:
+    """In the shape of the tables' variances (``tables.reconciliation``)."""
+    return {"kind": kind, "amount": amount, "threshold": threshold, "unit": "cents",
+            "detail": detail[:2000]}  # fmt: skip
+
+
+def reconcile_meters(day: datetime.date, cutoff: int, thresholds: Mapping[str, Any],
+                     accepted: Mapping[str, int]) -> list[dict[str, Any]]:  # fmt: skip
+    """Every meter's day; ``accepted``: each table's progressive handle that day (cents)."""
+    tolerance = int(thresholds.get("meter_tolerance_cents", DEFAULT_TOLERANCE_CENTS))
+    stream_ids = meter_stream_ids(cutoff)
+    grouped: dict[str, list[RecordedEvent]] = {stream_id: [] for stream_id in stream_ids}
+    for event in read_streams(stream_ids):
+        if event.position <= cutoff:
+            grouped[event.stream_id].append(event)
+    results = []
+    for stream_id, events in grouped.items():
+        linked = _linked_tables(events, day)
+        progressive = sum(accepted.get(table, 0) for table in linked)
+        found = meter_day(stream_id, events, day, tolerance, progressive)
+        if found is not None:
+            results.append(found)
+    return results
+
+
+def _linked_tables(events: list[RecordedEvent], day: datetime.date) -> tuple[str, ...]:
+    """The tables linked to the meter by the configuration in force on ``day``."""
+    linked: tuple[str, ...] = ()
+    for event in events:
+        if event.event_type == "meter.configured" and (
+                datetime.date.fromisoformat(event.payload["effective_from"]) <= day):
+            linked = tuple(event.payload["tables"])
+    return linked
