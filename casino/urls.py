@@ -3,7 +3,7 @@ from django.urls import include, path
 
 from casino import permission_changes, second_factor
 from progressives import views as progressives_views
-from tables import actions, api, drift, finance, finance_drill, floor
+from tables import actions, api, drift, finance, finance_drill, floor, poker_viewer
 
 admin.site.site_header = "Pitboss"
 admin.site.site_title = "Pitboss"
@@ -27,6 +27,7 @@ urlpatterns = [
          finance_drill.finance_variance, name="finance-variance"),
     path("admin/finance/<str:day>/<slug:table_id>/", finance.finance_table_day,
          name="finance-table-day"),
+    path("admin/poker-hands/<str:hand_id>/", poker_viewer.poker_hand, name="poker-hand"),
     path("admin/read-model-check/<int:position>/", drift.differences,
          name="projection-differences"),
     path("admin/second-factor/", second_factor.enrol, name="second-factor-enrol"),

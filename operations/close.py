@@ -11,14 +11,17 @@ when it finishes, so the stream *is* the job's state:
    every later stage reads up to, so a re-run reads exactly what the first
    run read, whatever was appended since (a late recount, say).
 2. ``close.replayed`` — every round of the day replayed through the rules
-   engine; per table, the handle by wager, the chips collected and paid, the
+   engine, and every poker hand through the hand machine (its findings
+   counted by kind and section, its table's theoretical win the rake the
+   rules required); per table, the handle by wager, the chips collected and paid, the
    findings and the exact theoretical win. The replay is the day's one read
    (``operations.day_read``): the same pass checks every hash and link for
    the seal and writes the export's ``events.jsonl``; with several workers,
    in parts by table, each a Celery task. A run that resumes at the seal
    reads the day then.
 3. ``close.reconciled`` — per table, the count's win and hold beside the
-   ledger's figures, and the variances (``tables.reconciliation``), under the
+   ledger's figures, and the variances (``tables.reconciliation``); per Bad
+   Beat fund, its box's count against its hands' contributions; under the
    variance thresholds in force that day on the casino's configuration
    stream (``casino.configuration``; recorded with them).
 4. ``close.sealed`` — the day's seal (``audit.seals``).
@@ -102,14 +105,18 @@ _SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
                "uncounted": _TABLES, "jurisdiction": {"type": "string"},
                "thresholds": _OBJECT}),
     REPLAYED: ("Every round of the day replayed through the rules engine; per table, "
-               "the handle by wager, chips collected and paid, findings, theoretical win.",
+               "the handle by wager, chips collected and paid, findings, theoretical win; "
+               "the day's poker hands per table: rake and Bad Beat contributions taken "
+               "and required.",
                {"rounds": _COUNT, "events": _COUNT, "findings": _OBJECT, "refused": _TABLES,
-                "tables": _OBJECT}),
+                "tables": _OBJECT, "poker": _OBJECT}),
     RECONCILED: ("Each table's win and hold from the count, beside the ledger's figures and "
                  "the theoretical win, and each progressive meter's day against its "
-                 "controller, with the variances above the thresholds.",
+                 "controller, with the variances above the thresholds; each Bad Beat fund "
+                 "whose count differs from its hands' contributions.",
                  {"tables": {"type": "array", "items": _OBJECT},
-                  "meters": {"type": "array", "items": _OBJECT}, "totals": _OBJECT}),
+                  "meters": {"type": "array", "items": _OBJECT}, "totals": _OBJECT,
+                  "funds": {"type": "array", "items": _OBJECT}}),
     SEALED: ("The gaming day was sealed (Merkle root over its streams' heads, signed).",
              {"seal_hash": _HASH, "merkle_root": _HASH, "events": _COUNT, "streams": _COUNT}),
     EXPORTED: ("The regulator export of the day was written.",
@@ -119,8 +126,13 @@ _SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
 }  # fmt: skip
 #: Version 2 of ``close.reconciled`` adds the meters (issue 11); a version-1 close had none.
 _UPCASTERS = {RECONCILED: {1: lambda payload: {**payload, "meters": []}}}
+#: Optional, and only where there is something to say (a day without is recorded as before
+#: they were added, so its version still means what it meant): ``poker`` on a day with
+#: poker hands, ``funds`` on a day with a Bad Beat count variance.
+_OPTIONAL = {"poker", "funds"}
 for _name, (_description, _properties) in _SCHEMAS.items():
-    _schema = object_schema(_properties, description=_description)
+    _schema = object_schema(_properties, description=_description,
+                            required=[k for k in _properties if k not in _OPTIONAL])  # fmt: skip
     _upcasters = _UPCASTERS.get(_name, {})
     register_event_type(EventType(name=_name, version=len(_upcasters) + 1,
                                   description=_description, schema=_schema,
@@ -425,6 +437,7 @@ def _reconcile(
 ) -> dict[str, Any]:
     from tables.count import latest_verified_count
     from tables.models import Table, TableDayFigures, TableDayStatus
+    from tables.poker_hands import HandTally
     from tables.reconciliation import (
         LEFT_OPEN,
         NO_COUNT,
@@ -441,6 +454,10 @@ def _reconcile(
     run_projection(CLOSES)
     cutoff = started["cutoff_position"]
     tallies = {t: PlayTally.from_payload(p) for t, p in replayed["tables"].items()}
+    for table_id, hands in replayed.get("poker", {}).items():
+        # A poker table's revenue is the rake (§ 553.15), never the pots.
+        play = HandTally.from_payload(hands).play()
+        tallies[table_id] = tallies[table_id].merge(play) if table_id in tallies else play
     table_ids = sorted(set(started["tables"]) | set(tallies))
     configured = {t.table_id: t for t in Table.objects.filter(table_id__in=table_ids)}
     history: dict[str, list[DayHistory]] = {}
@@ -483,10 +500,11 @@ def _reconcile(
         results.append(reconcile(inputs, started["thresholds"]))
         progress("reconciled", done, len(table_ids))
     figures = [r["figures"] for r in results]
+    funds = _bad_beat_counts(day, cutoff)
     totals = {
         "tables": len(figures),
         "reconciled": sum(f["status"] == RECONCILED for f in figures),
-        "variances": sum(len(r["variances"]) for r in results),
+        "variances": sum(len(r["variances"]) for r in [*results, *funds]),
     }
     for name in ("handle_cents", "drop_cents", "win_cents", "theoretical_win_cents",
                  "fills_cents", "credits_cents", "rounds"):  # fmt: skip
@@ -495,7 +513,34 @@ def _reconcile(
     meters = reconcile_meters(day, cutoff, started["thresholds"], accepted)
     totals["meter_variances"] = sum(len(meter["variances"]) for meter in meters)
     totals["variances"] += totals["meter_variances"]
-    return {"tables": results, "meters": meters, "totals": totals}
+    reconciled = {"tables": results, "meters": meters, "totals": totals}
+    if funds:
+        reconciled["funds"] = funds
+    return reconciled
+
+
+#: A Bad Beat fund's count variance, in the Variance read model beside the tables':
+#: the fund's id in the table's place (a fund is no table; no table has this kind).
+BAD_BEAT_COUNT = "bad_beat_count"
+
+
+def _bad_beat_counts(day: datetime.date, cutoff: int) -> list[dict[str, Any]]:
+    """Each Bad Beat fund whose box's count of ``day`` differs from its hands'
+    contributions (§ 553.20(d), (e)): any difference is a variance, there is no threshold."""
+    from tables.bad_beat import count_variances
+    from tables.reconciliation import dollars
+
+    funds = []
+    for fund_id, found in count_variances(day, upto=cutoff).items():
+        detail = (f"§ {found.section}: the Bad Beat box of fund {fund_id} was counted at "
+                  f"{dollars(found.counted_cents)}; the day's hands contributed "
+                  f"{dollars(found.contributed_cents)} "
+                  f"({dollars(found.difference_cents)})")  # fmt: skip
+        variance = {"kind": BAD_BEAT_COUNT, "amount": found.difference_cents, "threshold": 0,
+                    "unit": "cents", "detail": detail}  # fmt: skip
+        funds.append({"fund_id": fund_id, "contributed_cents": found.contributed_cents,
+                      "counted_cents": found.counted_cents, "variances": [variance]})  # fmt: skip
+    return funds
 
 
 # --- 5. the export ----------------------------------------------------------------------
@@ -569,6 +614,12 @@ def _apply_closes(batch: list[RecordedEvent]) -> None:
                              computed_at_position=reconciled.position, **variance)
                     for result in reconciled.payload["tables"]
                     for variance in result["variances"]
+                )  # fmt: skip
+                Variance.objects.bulk_create(
+                    Variance(table_id=fund["fund_id"], gaming_day=day,
+                             computed_at_position=reconciled.position, **variance)
+                    for fund in reconciled.payload.get("funds", ())
+                    for variance in fund["variances"]
                 )  # fmt: skip
                 _meter_rows(day, reconciled)
         if SEALED in stages:

@@ -4,7 +4,8 @@ once in position order, and from that one pass
 * each event's hash and link checked and each stream's head kept (the seal's
   walk, ``audit.seals.ChainCheck``);
 * the line of ``events.jsonl`` written (``audit.exports.event_line_of``);
-* the day's rounds replayed through the rules engine, each as soon as its
+* the day's rounds replayed through the rules engine, and its poker hands
+  through the hand machine (``tables.poker_hands``), each as soon as its
   last event up to the cutoff has gone by (so only the rounds open at that
   point of the day are held), and tallied per table.
 
@@ -57,11 +58,18 @@ class DayTally:
     refused: list[str] = field(default_factory=list)
     tables: dict[str, Any] = field(default_factory=dict)
 
+    #: The day's poker hands (``tables.poker_hands.PokerTally``), None while there are none.
+    poker: Any = None
+
     def add(self, stream_id: str, events: list[Any]) -> None:
-        """Replay one round's stored events and add it."""
+        """Replay one round's (or poker hand's) stored events and add it."""
+        from tables.poker_hands import POKER_HAND_STREAM_KIND
         from tables.reconciliation import PlayTally
         from tables.verification import verify_round
 
+        if stream_id.startswith(f"{POKER_HAND_STREAM_KIND}:"):
+            self._add_hand(stream_id, events)
+            return
         verified = verify_round(stream_id, events)
         self.rounds += 1
         self.events += len(events)
@@ -77,7 +85,27 @@ class DayTally:
             tally = self.tables[table_id] = PlayTally()
         tally.add_round(verified.result, len(verified.recorded))
 
+    def _add_hand(self, stream_id: str, events: list[Any]) -> None:
+        from tables.poker_hands import PokerTally
+
+        if self.poker is None:
+            self.poker = PokerTally()
+        self.events += len(events)
+        found = self.poker.add(events)
+        if found is None:
+            self.refused.append(stream_id)
+            return
+        for key in found:
+            self.findings[key] = self.findings.get(key, 0) + 1
+
     def merge(self, other: DayTally) -> DayTally:
+        if other.poker is not None:
+            from tables.poker_hands import PokerTally
+
+            if self.poker is None:
+                self.poker = PokerTally()
+            for table_id, hands in other.poker.tables.items():
+                self.poker.tables.setdefault(table_id, type(hands)()).merge(hands)
         self.rounds += other.rounds
         self.events += other.events
         for kind, count in other.findings.items():
@@ -95,18 +123,32 @@ class DayTally:
         from tables.reconciliation import PlayTally
 
         tables = {t: PlayTally.from_payload(p) for t, p in payload["tables"].items()}
-        return cls(payload["rounds"], payload["events"], dict(payload["findings"]),
-                   list(payload["refused"]), tables)  # fmt: skip
+        tally = cls(payload["rounds"], payload["events"], dict(payload["findings"]),
+                    list(payload["refused"]), tables)  # fmt: skip
+        if "poker" in payload:
+            from tables.poker_hands import HandTally, PokerTally
+
+            tally.poker = PokerTally({t: HandTally.from_payload(p)
+                                      for t, p in payload["poker"].items()})  # fmt: skip
+        return tally
 
     def payload(self) -> dict[str, Any]:
-        """The ``close.replayed`` payload (sorted: the order rounds came in is not in it)."""
-        return {
+        """The ``close.replayed`` payload (sorted: the order rounds came in is not in it).
+
+        The poker hands' findings are in ``findings`` (by kind and section), their events
+        in ``events``, their tables in ``poker``: a day without hands has no ``poker``, so
+        its payload is what it was before the close replayed hands."""
+        payload = {
             "rounds": self.rounds,
             "events": self.events,
             "findings": dict(sorted(self.findings.items())),
             "refused": sorted(self.refused),
             "tables": {t: self.tables[t].to_payload() for t in sorted(self.tables)},
         }
+        if self.poker is not None and self.poker.tables:
+            tables = self.poker.tables
+            payload["poker"] = {t: tables[t].to_payload() for t in sorted(tables)}
+        return payload
 
 
 @dataclass
@@ -121,14 +163,21 @@ class DayRead:
 
 
 def day_rounds(day: datetime.date, cutoff: int) -> dict[str, str]:
-    """The rounds the close replays (``RoundSelection``): stream id -> table."""
+    """The rounds the close replays (``RoundSelection``) and the day's poker hands
+    (``tables.poker_hands.day_hands_sql``), each opened up to the cutoff: stream id -> table."""
+    from tables.poker_hands import day_hands_sql
     from tables.verification import RoundSelection
 
     where, params = RoundSelection(gaming_day=day, upto_position=cutoff).where()
-    table = ("o.payload ->> 'table_id'" if connection.vendor == "postgresql"
-             else "json_extract(o.payload, '$.table_id')")  # fmt: skip
+    postgresql = connection.vendor == "postgresql"
+    table = "o.payload ->> 'table_id'" if postgresql else "json_extract(o.payload, '$.table_id')"
+    hand_day = ("o.payload ->> 'gaming_day'" if postgresql
+                else "json_extract(o.payload, '$.gaming_day')")  # fmt: skip
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT o.stream_id, {table} FROM ledger_event o WHERE {where}", params)
+        cursor.execute(f"SELECT o.stream_id, {table} FROM ledger_event o WHERE {where} "
+                       f"UNION ALL SELECT o.stream_id, {table} FROM ledger_event o "
+                       f"WHERE o.version = 1 AND {day_hands_sql(hand_day)} AND o.position <= %s",
+                       [*params, day.isoformat(), cutoff])  # fmt: skip
         return dict(cursor.fetchall())
 
 
@@ -169,11 +218,15 @@ def _read_whole(
 
 def replay_apart(day: datetime.date, cutoff: int) -> DayTally:
     """The day's rounds read and replayed on their own, by stream."""
+    from audit.ledger import read_streams
     from tables.verification import RoundSelection, iter_round_events, rounds_of
 
     tally = DayTally()
     for stream_id, events in rounds_of(iter_round_events(
             RoundSelection(gaming_day=day, upto_position=cutoff))):  # fmt: skip
+        tally.add(stream_id, events)
+    hands = sorted(s for s in day_rounds(day, cutoff) if s.startswith("poker-hand:"))
+    for stream_id, events in rounds_of(e for e in read_streams(hands) if e.position <= cutoff):
         tally.add(stream_id, events)
     return tally
 

@@ -151,38 +151,46 @@ def hand_rules(opened: HandOpened) -> PokerRuleSet:
     return dataclasses.replace(rules, bad_beat=in_force)
 
 
-def contributions_cents(fund_id: str, day: datetime.date) -> int:
-    """What the dealers put in the fund's box on ``day``: its hands' contributions."""
+#: No ledger position limit: everything recorded so far.
+_ALL = 2**62
+
+
+def contributions_cents(fund_id: str, day: datetime.date, upto: int | None = None) -> int:
+    """What the dealers put in the fund's box on ``day``: its hands' contributions
+    (recorded up to ledger position ``upto``, the close's cutoff)."""
     sql = (
         "SELECT COALESCE(SUM((c.payload ->> 'amount_cents')::bigint), 0) FROM ledger_event c "
         "JOIN ledger_event o ON o.stream_id = c.stream_id AND o.version = 1 "
         "WHERE c.event_type = 'poker.bad_beat_contributed' "
         "AND o.event_type = 'poker.hand_opened' AND o.stream_id LIKE 'poker-hand:%%' "
-        "AND o.payload ->> 'bad_beat_fund' = %s AND o.payload ->> 'gaming_day' = %s"
+        "AND o.payload ->> 'bad_beat_fund' = %s AND o.payload ->> 'gaming_day' = %s "
+        "AND c.position <= %s"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [fund_id, day.isoformat()])
+        cursor.execute(sql, [fund_id, day.isoformat(), _ALL if upto is None else upto])
         return int(cursor.fetchone()[0])
 
 
-def count_variances(day: datetime.date) -> dict[str, CountVariance]:
+def count_variances(day: datetime.date, upto: int | None = None) -> dict[str, CountVariance]:
     """Each fund whose count of ``day`` differs from its hands' contributions (the cage's
-    verified amount where there is one, else the count; no count counts as zero)."""
+    verified amount where there is one, else the count; no count counts as zero), as the
+    ledger stood at position ``upto`` (the close's cutoff: a re-run finds the same)."""
+    limit = _ALL if upto is None else upto
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT DISTINCT payload ->> 'bad_beat_fund' FROM ledger_event "
             "WHERE event_type = 'poker.hand_opened' AND payload ->> 'gaming_day' = %s "
-            "AND payload ->> 'bad_beat_fund' IS NOT NULL "
+            "AND payload ->> 'bad_beat_fund' IS NOT NULL AND position <= %s "
             "UNION SELECT DISTINCT substr(stream_id, 9) FROM ledger_event "
-            "WHERE event_type IN (%s, %s) AND payload ->> 'gaming_day' = %s",
-            [day.isoformat(), COUNTED, COUNT_VERIFIED, day.isoformat()],
+            "WHERE event_type IN (%s, %s) AND payload ->> 'gaming_day' = %s AND position <= %s",
+            [day.isoformat(), limit, COUNTED, COUNT_VERIFIED, day.isoformat(), limit],
         )
         funds = sorted(row[0] for row in cursor.fetchall())
     found = {}
     for fund_id in funds:
         counted = verified = None
         for event in read_stream(f"{BAD_BEAT_STREAM_KIND}:{fund_id}"):
-            if event.payload.get("gaming_day") != day.isoformat():
+            if event.payload.get("gaming_day") != day.isoformat() or event.position > limit:
                 continue
             if event.event_type == COUNTED:
                 counted = (counted or 0) + event.payload["amount_cents"]
@@ -190,7 +198,7 @@ def count_variances(day: datetime.date) -> dict[str, CountVariance]:
                 verified = event.payload["amount_cents"]
         amount = verified if verified is not None else counted or 0
         variance = count_variance(
-            contributed_cents=contributions_cents(fund_id, day), counted_cents=amount
+            contributed_cents=contributions_cents(fund_id, day, upto), counted_cents=amount
         )
         if variance is not None:
             found[fund_id] = variance

@@ -1,7 +1,7 @@
 """Which ledger streams belong to a gaming day (registered with the ledger,
 ``audit.providers``): the table days and counts name their day in their
-stream id (``table:<table>:<day>``, ``count:<table>:<day>``), the rounds and
-slips in their opening event's ``gaming_day``. A day's seal covers these
+stream id (``table:<table>:<day>``, ``count:<table>:<day>``), the rounds, poker
+hands and slips in their opening event's ``gaming_day``. A day's seal covers these
 streams up to the close's cutoff, whenever their events were recorded.
 Everything is read from the ledger itself, never from a read model."""
 
@@ -13,6 +13,7 @@ from django.db import connection
 
 from audit.providers import DayStreams, register_day_streams
 from tables.count import COUNT_STREAM_KIND
+from tables.poker_hands import POKER_HAND_STREAM_KIND
 from tables.round_events import ROUND_STREAM_KIND
 from tables.table_day import (
     CREDIT_REQUESTED,
@@ -25,7 +26,7 @@ from tables.verification import RoundSelection
 #: Kinds whose stream id ends with ``:<gaming day>``.
 _KEYED = (TABLE_STREAM_KIND, COUNT_STREAM_KIND)
 #: Kinds whose first event names the gaming day, and that event's types.
-_OPENED = {ROUND_STREAM_KIND: ("round.opened",),
+_OPENED = {ROUND_STREAM_KIND: ("round.opened",), POKER_HAND_STREAM_KIND: ("poker.hand_opened",),
            SLIP_STREAM_KIND: (FILL_REQUESTED, CREDIT_REQUESTED)}  # fmt: skip
 _BATCH = 500
 
@@ -54,9 +55,11 @@ def streams_of_day(day: datetime.date) -> list[str]:
     sql = (
         f"SELECT o.stream_id FROM ledger_event o WHERE o.version = 1 AND {where} "
         "UNION SELECT stream_id FROM ledger_event WHERE version = 1 "
-        f"AND event_type IN (%s, %s) AND {_gaming_day('payload')} = %s{keyed}"
+        f"AND event_type IN (%s, %s) AND {_gaming_day('payload')} = %s "
+        "UNION SELECT stream_id FROM ledger_event WHERE version = 1 "
+        f"AND event_type = 'poker.hand_opened' AND {_gaming_day('payload')} = %s{keyed}"
     )
-    params += [FILL_REQUESTED, CREDIT_REQUESTED, day.isoformat()]
+    params += [FILL_REQUESTED, CREDIT_REQUESTED, day.isoformat(), day.isoformat()]
     params += [f"{kind}:%:{day.isoformat()}" for kind in _KEYED]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

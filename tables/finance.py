@@ -68,6 +68,7 @@ VARIANCE_KINDS = {
     "left_open": "left open",
     "not_opened": "not opened",
     "no_count": "no verified count",
+    "bad_beat_count": "Bad Beat count vs contributions",
 }
 CSV_COLUMNS = [
     "row", "gaming_day", "table_id", "pit", "game", "status", "rounds",
@@ -296,9 +297,18 @@ def variance_lines(variances: Iterable[Variance]) -> list[VarianceLine]:
         lines.append(VarianceLine(
             v, VARIANCE_KINDS.get(v.kind, v.kind), variance_amount(v.amount, v.unit),
             variance_amount(v.threshold, v.unit),
-            table_day_url(v.gaming_day, v.table_id) + "#variances", streams[v.pk], review,
+            _variance_url(v), streams[v.pk], review,
             versions[review.computed_at_position] if review else 0))  # fmt: skip
     return lines
+
+
+def _variance_url(variance: Variance) -> str:
+    """Where a variance's line leads: its table's day; a Bad Beat fund's count, which has
+    no table day, to the variance itself."""
+    if variance.kind == "bad_beat_count":
+        return reverse("finance-variance", args=[variance.gaming_day.isoformat(),
+                                                 variance.table_id, variance.kind])  # fmt: skip
+    return table_day_url(variance.gaming_day, variance.table_id) + "#variances"
 
 
 def open_variance_count() -> int:

@@ -13,6 +13,7 @@ chip table.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from dataclasses import dataclass, field
 from typing import Any
@@ -89,10 +90,16 @@ def evidence_of(event: RecordedEvent) -> Evidence:
 
 def explaining_events(variance: Variance) -> list[Evidence]:
     """The events of the variance's table day that explain it, in ledger order."""
+    day, table_id = variance.gaming_day, variance.table_id
+    if variance.kind == "bad_beat_count":  # the fund's counts of the day (§ 553.20(d), (e))
+        from tables.bad_beat import BAD_BEAT_STREAM_KIND
+
+        return [dataclasses.replace(evidence_of(e), amount_cents=e.payload["amount_cents"])
+                for e in read_stream(f"{BAD_BEAT_STREAM_KIND}:{table_id}")
+                if e.payload.get("gaming_day") == day.isoformat()]  # fmt: skip
     prefixes = EXPLAINED_BY.get(variance.kind)
     if not prefixes:
         return []
-    day, table_id = variance.gaming_day, variance.table_id
     events = [*read_stream(table_stream_id(table_id, day)),
               *read_stream(count_stream_id(table_id, day)),
               *read_streams(slip_streams_of(table_id, day))]  # fmt: skip

@@ -16,7 +16,9 @@ facts, always accepted, and the replay turns wrong ones into findings.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from django.db import connection
@@ -28,7 +30,9 @@ from tables.round_events import engine_check, schema_of
 from tables.rules.engine import RuleViolation
 from tables.rules.events import Event
 from tables.rules.poker_room.events import POKER_EVENT_TYPES, HandOpened
-from tables.rules.poker_room.replay import apply, open_from
+from tables.rules.poker_room.replay import HandReplay, PokerFinding, apply, open_from, replay_hand
+from tables.rules.poker_room.rules import PokerRuleSet
+from tables.rules.poker_room.settlement import LineKind
 
 POKER_HAND_STREAM_KIND = "poker-hand"
 
@@ -58,6 +62,8 @@ def poker_hand_policy(stream_id: str, recorded: Any, new: Sequence[Any], actor: 
             f"{key!r}; a hand is recorded on poker-hand:<hand_id>",
             field="events[0].payload.hand_id",
         )
+    if first_new == 0:
+        _check_table_open(events[0], actor)
     index = 0
     try:
         state = open_from(events[0])
@@ -72,6 +78,30 @@ def poker_hand_policy(stream_id: str, recorded: Any, new: Sequence[Any], actor: 
             field=f"events[{at}].payload" + (f".{violation.field}" if violation.field else ""),
             section=violation.section,
         ) from None
+
+
+def _check_table_open(opened: HandOpened, actor: Any) -> None:
+    """A dealer's or a device's hand is dealt at a configured table whose gaming day is
+    open, as a round is (``tables.round_events``): a table is opened for gaming before
+    play (§ 553.5). The system's jobs (the simulator, an import of hand histories)
+    record hands as given."""
+    from casino.roles import Role
+    from tables.models import Table
+    from tables.table_day import table_day_state, table_stream_id
+
+    if actor is None or Role.SYSTEM.value in actor.roles:
+        return
+    where = "events[0].payload.table_id"
+    if not Table.objects.filter(table_id=opened.table_id).exists():
+        raise errors.RuleViolation(
+            f"§ 553.5: no table {opened.table_id!r} is configured", field=where, section="553.5"
+        )
+    state = table_day_state(table_stream_id(opened.table_id, opened.gaming_day))
+    if not state.open:
+        raise errors.RuleViolation(
+            f"§ 553.5: table {opened.table_id} is not open on gaming day {opened.gaming_day} "
+            f"({state.why_not_open()})", field=where, section="553.5",
+        )  # fmt: skip
 
 
 def rake_by_table(day: datetime.date) -> dict[str, int]:
@@ -89,6 +119,155 @@ def rake_by_table(day: datetime.date) -> dict[str, int]:
     with connection.cursor() as cursor:
         cursor.execute(sql, [day.isoformat()])
         return {table_id: int(total) for table_id, total in cursor.fetchall()}
+
+
+def day_hands_sql(day_column: str) -> str:
+    """SQL over the ``poker.hand_opened`` rows aliased ``o`` of a gaming day (one parameter,
+    the day), written as ``tables.verification.RoundSelection`` writes its rounds'."""
+    return (f"o.event_type = 'poker.hand_opened' AND o.stream_id LIKE 'poker-hand:%%' "
+            f"AND {day_column} = %s")  # fmt: skip
+
+
+def finding_key(finding: PokerFinding) -> str:
+    """How the close counts a poker finding: its kind and the section the replay cites."""
+    return f"{finding.kind.value} § {finding.section}"
+
+
+def verify_hand(
+    recorded: Iterable[Any], rules: dict[tuple[str, datetime.date], PokerRuleSet] | None = None
+) -> HandReplay | None:
+    """Replay one hand's stored events under the rules in force on its day (its fund's
+    Bad Beat rules included); None for a hand whose fund had no rules then. ``rules``
+    keeps each fund's day's rule set, read once."""
+    from tables.bad_beat import hand_rules
+
+    events = [to_poker_event(e.event_type, e.payload) for e in recorded
+              if e.event_type in POKER_EVENT_TYPES]  # fmt: skip
+    opened = events[0]
+    assert isinstance(opened, HandOpened)  # the policy refuses any other first event
+    key = (f"{opened.ruleset_id}|{opened.bad_beat_fund or ''}", opened.gaming_day)
+    cache = {} if rules is None else rules
+    if key not in cache:
+        try:
+            cache[key] = hand_rules(opened)
+        except errors.RuleViolation:
+            return None
+    return replay_hand(events, cache[key])
+
+
+@dataclass
+class HandTally:
+    """One poker table's hands of a day, summed as the close's replay goes: the rake and
+    Bad Beat contributions the dealers took beside what the rules required (§ 553.15,
+    § 553.20(c)). Never the pots: they are the players' money."""
+
+    hands: int = 0
+    events: int = 0
+    findings: int = 0
+    rake_cents: int = 0
+    required_rake_cents: int = 0
+    bad_beat_cents: int = 0
+    required_bad_beat_cents: int = 0
+    ruleset_id: str = ""
+
+    def add_hand(self, result: HandReplay, event_count: int) -> None:
+        from tables.rules.poker_room.events import BadBeatContributed, RakeTaken
+
+        opened = result.events[0]
+        assert isinstance(opened, HandOpened)
+        for event in result.events:
+            if isinstance(event, RakeTaken):
+                self.rake_cents += event.amount_cents
+            elif isinstance(event, BadBeatContributed):
+                self.bad_beat_cents += event.amount_cents
+        if result.settlement is not None:
+            self.required_rake_cents += result.settlement.total(LineKind.RAKE)
+            self.required_bad_beat_cents += result.settlement.total(LineKind.BAD_BEAT)
+        self.hands += 1
+        self.events += event_count
+        self.findings += len(result.findings)
+        self.ruleset_id = opened.ruleset_id
+
+    def merge(self, other: HandTally) -> HandTally:
+        for name in ("hands", "events", "findings", "rake_cents", "required_rake_cents",
+                     "bad_beat_cents", "required_bad_beat_cents"):  # fmt: skip
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.ruleset_id = self.ruleset_id or other.ruleset_id
+        return self
+
+    def to_payload(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in HandTally.__dataclass_fields__}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> HandTally:
+        return cls(**payload)
+
+    def play(self) -> Any:
+        """As the reconciliation's ``PlayTally``: the hands as its rounds, no handle and
+        nothing collected or paid from the rack (the rake goes to the drop box,
+        § 553.2(b)(2)), the theoretical win the rake the rules required."""
+        from tables.reconciliation import PlayTally
+
+        return PlayTally(rounds=self.hands, events=self.events, findings=self.findings,
+                         theoretical=Fraction(self.required_rake_cents),
+                         ruleset_id=self.ruleset_id)  # fmt: skip
+
+
+@dataclass
+class PokerTally:
+    """The day's hands by table, and the rule sets they were replayed under."""
+
+    tables: dict[str, HandTally] = field(default_factory=dict)
+    rules: dict[tuple[str, datetime.date], PokerRuleSet] = field(default_factory=dict)
+
+    def add(self, recorded: Sequence[Any]) -> list[str] | None:
+        """Replay one hand and add it; its findings (``finding_key``), None if it could
+        not be replayed (its fund had no rules in force)."""
+        result = verify_hand(recorded, self.rules)
+        if result is None:
+            return None
+        opened = result.events[0]
+        assert isinstance(opened, HandOpened)
+        self.tables.setdefault(opened.table_id, HandTally()).add_hand(result, len(recorded))
+        return [finding_key(finding) for finding in result.findings]
+
+
+def replay_hands(
+    gaming_day: datetime.date | None = None, table_id: str | None = None
+) -> tuple[int, int, dict[str, int], list[str], list[tuple[str, PokerFinding]]]:
+    """The poker hands of a day (every day without one) and table, replayed from the
+    ledger (``manage.py replay``): hands, events, findings by ``finding_key``, the
+    hands not replayable, and each finding with its hand's stream."""
+    from audit.ledger import read_streams
+    from tables.verification import rounds_of
+
+    conditions, params = ["o.event_type = 'poker.hand_opened'", "o.version = 1"], []
+    if gaming_day is not None:
+        conditions.append("o.payload ->> 'gaming_day' = %s")
+        params.append(gaming_day.isoformat())
+    if table_id is not None:
+        conditions.append("o.payload ->> 'table_id' = %s")
+        params.append(table_id)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT o.stream_id FROM ledger_event o WHERE "
+                       f"{' AND '.join(conditions)} ORDER BY o.stream_id", params)  # fmt: skip
+        streams = [row[0] for row in cursor.fetchall()]
+    events = 0
+    rules: dict[tuple[str, datetime.date], PokerRuleSet] = {}
+    found: dict[str, int] = {}
+    refused: list[str] = []
+    listed: list[tuple[str, PokerFinding]] = []
+    for at in range(0, len(streams), 500):
+        for stream_id, recorded in rounds_of(read_streams(streams[at : at + 500])):
+            events += len(recorded)
+            result = verify_hand(recorded, rules)
+            if result is None:
+                refused.append(stream_id)
+                continue
+            for finding in result.findings:
+                found[finding_key(finding)] = found.get(finding_key(finding), 0) + 1
+                listed.append((stream_id, finding))
+    return len(streams), events, found, refused, listed
 
 
 for _cls in POKER_EVENT_TYPES.values():

@@ -26,7 +26,21 @@ URL = "/api/v1/streams/poker-hand:P1-1/events"
 
 
 @pytest.fixture
-def device(api_client, role_users):
+def floor(role_users):
+    from tables.models import DealingMethod, Table
+    from tests.tables.test_table_day import make_floor
+
+    floor = make_floor(role_users)
+    Table.objects.create(table_id="P1", game="poker", ruleset_id="PA-553-HOLDEM-NL-1-2-BB",
+                         min_wager_cents=100, max_wager_cents=20000,
+                         dealing_method=DealingMethod.HAND)  # fmt: skip
+    return floor
+
+
+@pytest.fixture
+def device(api_client, role_users, floor):
+    """A table device at table P1, opened for gaming on the hand's day (§ 553.5)."""
+    floor.open_table("table:P1:2026-11-24")
     api_client.force_authenticate(role_users[Role.TABLE_DEVICE])
     return api_client
 
@@ -117,3 +131,23 @@ def test_553_15_a_the_poker_room_s_revenue_is_the_rake_never_the_pots():
     assert set(revenue) <= {"P1", "P2", "P3", "P4"}
     assert sum(revenue.values()) == raked > 0 and pushed > raked
     assert rake_by_table(datetime.date(2026, 11, 25)) == {}
+
+
+@pytest.mark.parametrize(("open_it", "table_id", "message"), [
+    (False, "P1", "§ 553.5: table P1 is not open on gaming day 2026-11-24"),
+    (True, "P9", "§ 553.5: no table 'P9' is configured"),
+])  # fmt: skip
+def test_553_5_a_hand_is_dealt_only_at_a_configured_table_opened_for_gaming(
+    api_client, role_users, floor, open_it, table_id, message
+):
+    if open_it:
+        floor.open_table("table:P1:2026-11-24")
+    api_client.force_authenticate(role_users[Role.TABLE_DEVICE])
+    hand = _hand()
+    events = [dataclasses.replace(hand.events[0], table_id=table_id), *hand.events[1:]]
+    response = api_client.post(URL, payload_body(events), format="json")
+    assert response.status_code == 400
+    refused = response.json()
+    assert (refused["section"], refused["field"]) == ("553.5", "events[0].payload.table_id")
+    assert refused["message"].startswith(message)
+    assert not Event.objects.filter(stream_id="poker-hand:P1-1").exists()

@@ -32,3 +32,19 @@ def test_553_20_d_a_short_count_of_the_fund_s_box_is_a_variance(role_users):
     count_fund("BB-HOLDEM", DAY, dealer="dealer", floorperson="floorperson", short_cents=100)
     variance = count_variances(DAY)["BB-HOLDEM"]
     assert (variance.difference_cents, variance.section) == (-100, "553.20(d)")
+
+
+def test_553_manage_py_replay_replays_the_day_s_poker_hands_citing_sections(role_users):
+    import io
+
+    from django.core.management import call_command
+
+    play_poker_day(DAY, hands_per_table=25, seed=3, supervisor="shift_supervisor")
+    out = io.StringIO()
+    call_command("replay", "--gaming-day", DAY.isoformat(), "--list", "--no-progress",
+                 stdout=out)  # fmt: skip
+    text = out.getvalue()
+    assert "Replayed 100 poker hands" in text
+    for key in ("MISPUSHED_POT § 553.8(b)(4)(i)", "OVER_RAKED § 553.15(b)(1)",
+                "MISSED_BAD_BEAT_CONTRIBUTION § 553.20(c)"):  # fmt: skip
+        assert key in text

@@ -410,6 +410,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Poker room {today}: {day.hands} hands, {day.events} events, "
                           f"{len(day.planted)} dealer errors planted; replay found:")  # fmt: skip
         for stream, findings in found.items():
+            self.stdout.write(f"  /admin/poker-hands/{stream.partition(':')[2]}/ (the hand):")
             for finding in findings:
                 self.stdout.write(f"  {stream} {finding.kind} § {finding.section} "
                                   f"({finding.expected_cents} expected, "

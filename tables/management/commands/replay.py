@@ -52,10 +52,13 @@ class Command(BaseCommand):
     ):
         selection = RoundSelection(gaming_day=gaming_day, table_id=table)
         total = count_rounds(selection)
-        if total == 0:
+        hands = self._poker_hands(gaming_day, table, list)
+        if total == 0 and hands == 0:
             raise CommandError(
                 f"no rounds match gaming day {gaming_day or 'any'}, table {table or 'any'}"
             )
+        if total == 0:
+            return
         if list and workers > 1:
             raise CommandError("--list replays in one process; drop --workers")
         started = time.perf_counter()
@@ -91,6 +94,29 @@ class Command(BaseCommand):
             self.stdout.write("  no findings: every recorded settlement matches the regulation")
         for stream_id, reason in summary.refused:
             self.stdout.write(self.style.ERROR(f"  {stream_id}: not replayable: {reason}"))
+
+    def _poker_hands(self, gaming_day, table, listing) -> int:
+        """The poker hands (§ 553) replayed through the hand machine; how many there were."""
+        from tables.poker_hands import replay_hands
+
+        hands, events, found, refused, listed = replay_hands(gaming_day, table)
+        if hands == 0:
+            return 0
+        for stream_id, finding in listed if listing else ():
+            self.stdout.write(f"{stream_id} seat {finding.seat} pot {finding.pot}: "
+                              f"{finding.kind} expected {finding.expected_cents / 100:,.2f} "
+                              f"recorded {finding.recorded_cents / 100:,.2f} "
+                              f"(§ {finding.section})")  # fmt: skip
+        self.stdout.write(f"Replayed {hands:,} poker hands, {events:,} events; findings:")
+        for key, count in sorted(found.items()):
+            self.stdout.write(f"  {key:<48} {count:>8,}")
+        if not found:
+            self.stdout.write("  no findings: every hand's pots, rake and Bad Beat "
+                              "contribution match the rules")  # fmt: skip
+        for stream_id in refused:
+            self.stdout.write(self.style.ERROR(f"  {stream_id}: not replayable: its Bad Beat "
+                                               "fund had no rules in force that day"))  # fmt: skip
+        return hands
 
     def _fan_out(self, selection, workers, bar) -> ReplaySummary:
         """The rounds split by table into parts, more parts than workers (so
