@@ -159,7 +159,7 @@ def contributions_cents(fund_id: str, day: datetime.date, upto: int | None = Non
     """What the dealers put in the fund's box on ``day``: its hands' contributions
     (recorded up to ledger position ``upto``, the close's cutoff)."""
     sql = (
-        "SELECT COALESCE(SUM((c.payload ->> 'amount_cents')::bigint), 0) FROM ledger_event c "
+        "SELECT COALESCE(SUM(CAST(c.payload ->> 'amount_cents' AS BIGINT)), 0) FROM ledger_event c "
         "JOIN ledger_event o ON o.stream_id = c.stream_id AND o.version = 1 "
         "WHERE c.event_type = 'poker.bad_beat_contributed' "
         "AND o.event_type = 'poker.hand_opened' AND o.stream_id LIKE 'poker-hand:%%' "

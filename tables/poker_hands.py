@@ -110,7 +110,7 @@ def rake_by_table(day: datetime.date) -> dict[str, int]:
     Never the pots: they are the players' money moving between players.
     """
     sql = (
-        "SELECT o.payload ->> 'table_id', SUM((r.payload ->> 'amount_cents')::bigint) "
+        "SELECT o.payload ->> 'table_id', SUM(CAST(r.payload ->> 'amount_cents' AS BIGINT)) "
         "FROM ledger_event r JOIN ledger_event o ON o.stream_id = r.stream_id AND o.version = 1 "
         "WHERE r.event_type = 'poker.rake_taken' AND o.event_type = 'poker.hand_opened' "
         "AND o.stream_id LIKE 'poker-hand:%%' AND o.payload ->> 'gaming_day' = %s "
