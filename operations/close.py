@@ -633,7 +633,8 @@ def _apply_closes(batch: list[RecordedEvent]) -> None:
 
 
 def _meter_rows(day: datetime.date, reconciled: RecordedEvent) -> None:
-    """The meters' days and their variances (a meter's under ``meter:<id>``)."""
+    """The meters' days and their variances, under the meter's id in the table's place (its
+    kinds are its own, and the id is a slug, as the variance pages and reviews need)."""
     from tables.models import Variance
 
     MeterDay.objects.filter(gaming_day=day).delete()
@@ -645,7 +646,7 @@ def _meter_rows(day: datetime.date, reconciled: RecordedEvent) -> None:
         for meter in meters
     )  # fmt: skip
     Variance.objects.bulk_create(
-        Variance(table_id=f"meter:{meter['meter_id']}", gaming_day=day,
+        Variance(table_id=meter["meter_id"], gaming_day=day,
                  computed_at_position=reconciled.position, **variance)
         for meter in meters for variance in meter["variances"]
     )  # fmt: skip

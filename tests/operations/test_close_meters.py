@@ -8,6 +8,7 @@ and a progressive paid other than the meter owed at the player's turn
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 
 from audit.ledger import Actor
 from casino.models import DayClose
@@ -77,7 +78,8 @@ def test_a_meter_linked_to_two_tables_reconciles_to_the_cent(played, ledger_cloc
     assert DayClose.objects.get(gaming_day=DAY).variances == 0
 
 
-def test_a_wrong_payment_and_a_drifting_display_are_variances_of_the_meter(played, ledger_clock):
+def test_a_wrong_payment_and_a_drifting_display_are_variances_of_the_meter(client, played,
+                                                                          ledger_clock):
     # A straight flush paid 10 % of the meter before its own round contributed (§ 555.13(f)).
     service.record_round(METER, round_id="staged-1", table="CSP-01", gaming_day=DAY,
                          wagers_cents=(100,), hits=((4, "STRAIGHT_FLUSH", 100),), actor=SYSTEM)
@@ -86,13 +88,22 @@ def test_a_wrong_payment_and_a_drifting_display_are_variances_of_the_meter(playe
     record_day(METER, DAY, actor=SYSTEM, validated_by="floorperson", displayed_error_cents=2_500)
     ledger_clock.at = NEXT_MORNING
     report = close_gaming_day(DAY, requested_by="finance")
-    found = {v.kind: v for v in Variance.objects.filter(table_id=f"meter:{METER}")}
+    found = {v.kind: v for v in Variance.objects.filter(table_id=METER)}
     assert set(found) == {"meter_payout", "meter_display", "meter_contributions"}
     assert "555.13(f)" in found["meter_payout"].detail and found["meter_payout"].amount == 7
     assert found["meter_display"].amount == 2_500
     # The staged round's wager is credited to the meter but no table's round accepted it.
     assert found["meter_contributions"].amount == 100
     assert report.variances == 3
+    # Finance lists them and works each on its own page, under the meter's id.
+    finance = User.objects.get(username="finance")
+    finance.is_staff = True
+    finance.save()
+    client.force_login(finance)
+    listing = client.get(f"/admin/finance/variances/?day={DAY}")
+    assert listing.status_code == 200 and METER in listing.content.decode()
+    page = client.get(f"/admin/finance/{DAY}/{METER}/variance/meter_payout/")
+    assert page.status_code == 200 and "555.13(f)" in page.content.decode()
 
 
 def test_a_signed_adjustment_moves_the_day_and_the_identity_still_holds(played, ledger_clock):
@@ -118,8 +129,6 @@ def test_finance_sees_the_liability_and_the_floor_board_the_meters(client, playe
     ledger_clock.at = NEXT_MORNING
     close_gaming_day(DAY, requested_by="finance")
     row = MeterDay.objects.get(meter_id=METER, gaming_day=DAY)
-    from django.contrib.auth.models import User
-
     finance = User.objects.get(username="finance")
     finance.is_staff = True
     finance.save()
