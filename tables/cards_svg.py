@@ -246,7 +246,7 @@ def blackjack_html(events: Sequence[Any], state: Any = None) -> str:
     parts = [format_html(
         '<div class="layout-dealer" style="margin:6px 0">{}<br>dealer</div>',
         format_html_join("", "{}", ((card,) for card in dealer or [card_svg(None)])),
-    )]  # fmt: skip
+    ), _dealer_actions(state, events)]  # fmt: skip
     for number, seat in sorted(state.seats.items()):
         hands = seat.hands.hands if seat.hands is not None else ()
         drawn = [_blackjack_hand(f"seat {number}", seat.cards, (), False, None)] if not hands \
@@ -258,6 +258,44 @@ def blackjack_html(events: Sequence[Any], state: Any = None) -> str:
             '<div class="{}" style="display:inline-block;margin:6px 16px 0 0;vertical-align:top">'
             "{}</div>", css, format_html_join("", "{}", ((hand,) for hand in drawn))))  # fmt: skip
     return format_html_join("", "{}", ((part,) for part in parts))
+
+
+def _dealer_actions(state: Any, events: Sequence[Any]) -> str:
+    """The dealer's required action on each total beside what he did (§ 581.7(n),
+    § 590.7(l), § 591.7(o): draw below 17, stand on all 17s); where § 590.7(m) or
+    § 591.7(p) lets him stop with no wager open, a stop below 17 says so. A card he
+    drew on a total that stands went to the discard rack (§ 5xx.13(d)): shown as drawn."""
+    from tables.rules.blackjack import dealer_must_draw, hand_value
+    from tables.rules.events import CardDealt, Recipient
+
+    cards, rules = state.dealer, state.rules
+    if not state.hole_exposed or len(cards) < 2:
+        return ""
+    finished = state.phase in ("settlement", "closed")
+    racked = [event.card for event in events if isinstance(event, CardDealt)
+              and event.recipient is Recipient.DEALER
+              and event.card in state.discarded]  # fmt: skip
+    steps = []
+    for count in range(2, len(cards) + 1):
+        required = "draw" if dealer_must_draw(rules, cards[:count]) else "stand"
+        if count < len(cards) or racked:
+            did = "draw"
+        elif finished:
+            did = "stand"
+        else:
+            continue
+        allowed = did == required or (did == "stand" and rules.dealer_may_stop)
+        note = " (may stop: no wager open)" if did != required and allowed else ""
+        if count == len(cards) and racked:
+            note = f" ({', '.join(map(str, racked))} to the discard rack, § {rules.chapter}.13(d))"
+        steps.append((hand_value(cards[:count]).total, required, did, note,
+                      "dealer-ok" if allowed else "dealer-error"))  # fmt: skip
+    rows = format_html_join(
+        "", '<li class="{}">{}: must {}, did {}{}</li>',
+        ((css, total, required, did, note) for total, required, did, note, css in steps),
+    )  # fmt: skip
+    return format_html('<ul class="dealer-actions" title="§ {}">{}</ul>',
+                       rules.section("dealer_draw"), rows)  # fmt: skip
 
 
 def _blackjack_hand(label: str, cards: Sequence[Any], stakes: Sequence[tuple[str, int]],

@@ -130,3 +130,21 @@ def test_590_a_free_bet_table_closes_with_handle_without_lammers_and_theoretical
     theoretical = (placed["BLACKJACK"] * edges[frozenset({"BLACKJACK"})]
                    + placed["PUSH_22"] * edges[frozenset({"PUSH_22"})])  # fmt: skip
     assert abs(figures.theoretical_win_cents - theoretical) <= Fraction(1, 2)
+
+
+def test_581_7_n_13_d_the_viewer_shows_the_dealers_required_action_beside_his_own():
+    """A dealer who drew to a soft 17 is shown against the rule; clean rounds are not."""
+    from tables.rules.blackjack_games import double_attack_blackjack_581
+    from tables.rules.blackjack_simulate import DealerError
+
+    table = simulate_table(random.Random(19), double_attack_blackjack_581.GAME, rounds=300,
+                           errors=(DealerError.DEALER_HITS_SOFT_17,))  # fmt: skip
+    (planted,) = table.injected
+    for events in table.rounds:
+        drawn = blackjack_html(events)
+        assert 'title="§ 581.7(n)"' in drawn or "dealer-actions" not in drawn
+        if events[0].round_id == planted.round_id:
+            assert "17: must stand, did draw (" in drawn and "discard rack, § 581.13(d))" in drawn
+            assert "dealer-error" in drawn
+        else:
+            assert "dealer-error" not in drawn
