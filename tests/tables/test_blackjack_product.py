@@ -148,3 +148,26 @@ def test_581_7_n_13_d_the_viewer_shows_the_dealers_required_action_beside_his_ow
             assert "dealer-error" in drawn
         else:
             assert "dealer-error" not in drawn
+
+
+def test_590_12_c_parsheet_command_prints_the_family_sheet_for_the_chosen_paytable():
+    """``manage.py parsheet``: § 590.12(c) paytable B with the default six decks."""
+    import io
+    import json
+    from fractions import Fraction
+
+    from django.core.management import call_command
+
+    from tables.rules.blackjack_parsheet import push_22_sheet
+    from tables.rules.parsheets._blackjack import MAIN_GAME
+
+    out = io.StringIO()
+    call_command("parsheet", "free_bet_blackjack", "--ruleset", "PA-590-2014",
+                 "--option", "push_22_table=B", "--json", stdout=out)  # fmt: skip
+    report = json.loads(out.getvalue())
+    assert report["exact"] is False and report["options"]["decks"] == 6
+    edges = {sheet["wager"]: Fraction(sheet["house_edge"]["fraction"])
+             for sheet in report["side_wagers"]}  # fmt: skip
+    assert edges["PUSH_22"] == push_22_sheet(6, "B").house_edge
+    game = Fraction(report["whole_game"]["house_edge"]["fraction"])
+    assert game == MAIN_GAME["free_bet_blackjack"].edge
