@@ -665,7 +665,8 @@ def simulator_for(game_id: str) -> Callable[..., SimulatedRound]:
 
 
 def errors_for(game_id: str) -> Sequence[enum.StrEnum]:
-    """The dealer errors worth drawing for ``game_id``'s simulator: at a dice table a wrong
+    """The dealer errors worth drawing for ``game_id``'s simulator: a blackjack game's own
+    (:func:`tables.rules.blackjack_simulate.errors_of`); at a dice table a wrong
     call where the dice are called, a no-roll settled where a throw can void the round, a
     wager taken after its lock-out where one closes early, and the game's own misreadings
     (those it lets days draw: ``Misreading.drawn``).
