@@ -171,3 +171,19 @@ def test_590_12_c_parsheet_command_prints_the_family_sheet_for_the_chosen_paytab
     assert edges["PUSH_22"] == push_22_sheet(6, "B").house_edge
     game = Fraction(report["whole_game"]["house_edge"]["fraction"])
     assert game == MAIN_GAME["free_bet_blackjack"].edge
+
+
+@pytest.mark.django_db
+def test_590_2_a_a_free_bet_table_has_at_most_six_positions():
+    """§ 590.2(a): betting positions for no more than six players."""
+    from django.core.exceptions import ValidationError
+
+    from tables.models import Table
+
+    table = Table(table_id="FBB-09", game="free_bet_blackjack", ruleset_id="PA-590-2014",
+                  min_wager_cents=500, max_wager_cents=50000, positions=6,
+                  dealing_method="AUTOMATED_SHOE")  # fmt: skip
+    table.clean()
+    table.positions = 7
+    with pytest.raises(ValidationError, match=r"at most 6 positions \(§ 590.2\(a\)\)"):
+        table.clean()
