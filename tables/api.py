@@ -26,5 +26,12 @@ class GamesView(APIView):
         responses={200: OpenApiTypes.OBJECT},
     )
     def get(self, request: Request, version: str = "v1") -> Response:
-        games = [registry.declared(game_id) for game_id in registry.game_ids()]
-        return Response({"games": [registry.describe(game) for game in games if game]})
+        described = []
+        for game_id in registry.game_ids():
+            game = registry.declared(game_id)
+            family = registry.blackjack(game_id)
+            if game is not None:
+                described.append(registry.describe(game))
+            elif family is not None:
+                described.append(registry.describe_blackjack(family))
+        return Response({"games": described})

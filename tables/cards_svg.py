@@ -181,7 +181,10 @@ def layout_html(game_id: str, events: Sequence[Any], state: Any = None) -> str:
     in. A spot not dealt (yet) is drawn face down. Then the dice, each throw as
     thrown, and what they won given the replayed ``state`` (:func:`dice_html`)."""
     from tables.rules.events import CardDealt, Recipient
+    from tables.rules.registry import blackjack, game_ids
 
+    if game_id in game_ids() and blackjack(game_id) is not None:
+        return blackjack_html(events, state)
     dealt: dict[tuple[Recipient, int | None], dict[str, str]] = {}
     for event in events:
         if isinstance(event, CardDealt):
@@ -218,3 +221,102 @@ def layout_html(game_id: str, events: Sequence[Any], state: Any = None) -> str:
     parts.append(format_html("<div>{}</div>", format_html_join("", "{}", ((h,) for h in hands))))
     parts.append(dice_html(events, state))
     return format_html_join("", "{}", ((part,) for part in parts))
+
+
+def _sideways(card: str, why: str) -> str:
+    """A card the dealer places sideways: a double-down card (§ 581.10(c), § 590.10(c),
+    § 591.10(b)) or a Second Chance card (§ 591.7(l)(1))."""
+    return format_html(
+        '<span class="card-sideways" title="{}: dealt sideways" style="display:inline-block;'
+        'transform:rotate(90deg);margin:0 10px">{}</span>', why, card_svg(card))  # fmt: skip
+
+
+def blackjack_html(events: Sequence[Any], state: Any = None) -> str:
+    """A blackjack round as the table shows it: the dealer's hand (the hole card face down
+    until turned), each seat's hands side by side once split, a doubled hand's last card
+    sideways, and the money and Free Bet lammers (markers, § 590.7(n)) on each hand."""
+    from tables.rules.blackjack_state import BlackjackState
+    from tables.rules.replay import replay
+
+    if not isinstance(state, BlackjackState):
+        state = replay(list(events)).final_state
+    dealer = [card_svg(str(card)) for card in state.dealer]
+    if len(dealer) > 1 and not state.hole_exposed:
+        dealer[1] = card_svg(None)
+    parts = [format_html(
+        '<div class="layout-dealer" style="margin:6px 0">{}<br>dealer</div>',
+        format_html_join("", "{}", ((card,) for card in dealer or [card_svg(None)])),
+    ), _dealer_actions(state, events)]  # fmt: skip
+    for number, seat in sorted(state.seats.items()):
+        hands = seat.hands.hands if seat.hands is not None else ()
+        drawn = [_blackjack_hand(f"seat {number}", seat.cards, (), False, None)] if not hands \
+            else [_blackjack_hand(f"seat {number}" + (f" hand {index}" if len(hands) > 1 else ""),
+                                  hand.cards, hand.stakes, hand.doubled, hand.second_chance_card)
+                  for index, hand in enumerate(hands, start=1)]  # fmt: skip
+        css = "layout-seat split" if len(hands) > 1 else "layout-seat"
+        parts.append(format_html(
+            '<div class="{}" style="display:inline-block;margin:6px 16px 0 0;vertical-align:top">'
+            "{}</div>", css, format_html_join("", "{}", ((hand,) for hand in drawn))))  # fmt: skip
+    return format_html_join("", "{}", ((part,) for part in parts))
+
+
+def _dealer_actions(state: Any, events: Sequence[Any]) -> str:
+    """The dealer's required action on each total beside what he did (§ 581.7(n),
+    § 590.7(l), § 591.7(o): draw below 17, stand on all 17s); where § 590.7(m) or
+    § 591.7(p) lets him stop with no wager open, a stop below 17 says so. A card he
+    drew on a total that stands went to the discard rack (§ 5xx.13(d)): shown as drawn."""
+    from tables.rules.blackjack import dealer_must_draw, hand_value
+    from tables.rules.events import CardDealt, Recipient
+
+    cards, rules = state.dealer, state.rules
+    if not state.hole_exposed or len(cards) < 2:
+        return ""
+    finished = state.phase in ("settlement", "closed")
+    racked = [event.card for event in events if isinstance(event, CardDealt)
+              and event.recipient is Recipient.DEALER
+              and event.card in state.discarded]  # fmt: skip
+    steps = []
+    for count in range(2, len(cards) + 1):
+        required = "draw" if dealer_must_draw(rules, cards[:count]) else "stand"
+        if count < len(cards) or racked:
+            did = "draw"
+        elif finished:
+            did = "stand"
+        else:
+            continue
+        allowed = did == required or (did == "stand" and rules.dealer_may_stop)
+        note = " (may stop: no wager open)" if did != required and allowed else ""
+        if count == len(cards) and racked:
+            note = f" ({', '.join(map(str, racked))} to the discard rack, § {rules.chapter}.13(d))"
+        steps.append((hand_value(cards[:count]).total, required, did, note,
+                      "dealer-ok" if allowed else "dealer-error"))  # fmt: skip
+    rows = format_html_join(
+        "", '<li class="{}">{}: must {}, did {}{}</li>',
+        ((css, total, required, did, note) for total, required, did, note, css in steps),
+    )  # fmt: skip
+    return format_html('<ul class="dealer-actions" title="§ {}">{}</ul>',
+                       rules.section("dealer_draw"), rows)  # fmt: skip
+
+
+def _blackjack_hand(label: str, cards: Sequence[Any], stakes: Sequence[tuple[str, int]],
+                    doubled: bool, second_chance: Any) -> str:  # fmt: skip
+    from tables.rules.blackjack import MARKERS as markers
+
+    drawn = [card_svg(str(card)) for card in cards]
+    if doubled and drawn:
+        drawn[-1] = _sideways(str(cards[-1]), "doubled")
+    if second_chance is not None:
+        drawn.append(_sideways(str(second_chance), "Second Chance card, subtracted"))
+    money = [f"{name} ${amount / 100:,.2f}" for name, amount in stakes if name not in markers]
+    lammers = format_html_join(
+        "", '<span class="lammer" title="a Free Bet lammer: a marker, not money '
+        '(§ 590.10(a)(1), § 590.11(b)(2))" style="display:inline-block;margin:0 2px;'
+        'padding:0 6px;border:2px dashed #8a6d00;border-radius:50%;'
+        'color:#8a6d00">lammer ${}</span>',
+        ((f"{amount / 100:,.2f}",) for name, amount in stakes if name in markers),
+    )  # fmt: skip
+    return format_html(
+        '<div class="blackjack-hand" style="display:inline-block;margin:0 8px 0 0;'
+        'text-align:center">{}<br>{}<br><small>{}</small> {}</div>',
+        format_html_join("", "{}", ((card,) for card in drawn)), label, ", ".join(money), lammers,
+    )  # fmt: skip

@@ -341,9 +341,11 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
                 **base, "due_at": due_at.isoformat(),
                 "lead_minutes": settings.DECK_CHANGE_LEAD_MINUTES,
                 "section": ruleset.section("3(c)")}))  # fmt: skip
-        if table.shuffler != Shuffler.AUTOMATED_COUNTING:
+        # A blackjack shoe spans rounds: its chapters have no stub count (§ 581.3, § 590.3).
+        every = getattr(ruleset, "stub_count_every_rounds", None)
+        if table.shuffler != Shuffler.AUTOMATED_COUNTING and every is not None:
             counted_since, rounds = _rounds_without_count(deck, now)
-            if rounds > ruleset.stub_count_every_rounds:
+            if rounds > every:
                 candidates.append((STUB_COUNT_MISSING, stamp(counted_since), table,
                                    deck.deck_id, {**base, "rounds_without_count": rounds,
                                                   "section": ruleset.section("8(f)")}))  # fmt: skip

@@ -8,6 +8,7 @@ the ledger and must give identical rows.
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django.db import models
 from simple_history.models import HistoricalRecords
@@ -199,9 +200,10 @@ class Table(models.Model):
             and self.min_wager_cents > self.max_wager_cents
         ):
             errors["max_wager_cents"] = "the maximum wager is below the minimum"
-        if ruleset is not None and ruleset.max_seats and self.positions > ruleset.max_seats:
+        seats = _max_seats(ruleset) if ruleset is not None else None
+        if ruleset is not None and seats and self.positions > seats:
             errors["positions"] = (
-                f"{ruleset.id} allows at most {ruleset.max_seats} positions "
+                f"{ruleset.id} allows at most {seats} positions "
                 f"(§ {ruleset.section('2(a)')})"
             )
         if self.pk and ruleset is not None:
@@ -402,6 +404,16 @@ class ComplianceFinding(models.Model):
 
 
 # --- the close's figures (projection of the close stream) ---------------------------
+
+
+def _max_seats(ruleset: Any) -> int | None:
+    """The betting positions a rule set allows; a blackjack game's from its declaration
+    (§ 581.2(a), § 590.2(a), § 591.2(a): six)."""
+    from tables.rules.registry import blackjack
+
+    family = blackjack(ruleset.game)
+    seats: int | None = family.max_seats if family is not None else ruleset.max_seats
+    return seats
 
 
 class TableDayFigures(models.Model):

@@ -87,6 +87,9 @@ class PlayTally:
             for wager, amount in seat.wagers.items():
                 if wager in handle:
                     wagers[wager] = wagers.get(wager, 0) + amount
+        # A blackjack round's doubles and splits sit on its hands, not its seats.
+        for wager, amount in getattr(state, "chosen_wagers", {}).items():
+            wagers[wager] = wagers.get(wager, 0) + amount
         # A pot is players' money (§ 583.11(e)): what moves in and out of it is neither
         # the rack's nor the house's win. Only what the dealer paid from it beyond what it
         # took in (or took in and never paid out), an error, came from or went to the rack.

@@ -22,10 +22,11 @@ from audit.ledger import (
 )
 from audit.projections import run_all
 from audit.validation import MAX_BATCH
+from tables.rules.blackjack_simulate import open_table
 from tables.rules.events import DealerCollected, DealerPaid, Decision, WagerPlaced
 from tables.rules.machine import opened_as_left
 from tables.rules.parsheet import CrissCrossPays, CrissCrossPlayed
-from tables.rules.registry import declared
+from tables.rules.registry import blackjack, declared
 from tables.rules.replay import replay
 from tables.rules.rulesets import get_ruleset
 from tables.rules.simulate import InjectedError
@@ -145,6 +146,7 @@ def _rounds(
     """Each table's rounds in turn, as the day goes: (stream id, events, injected). A round
     opens as the table's previous one left it (§ 585.3(j): the seat holding the shaker)."""
     last: dict[str, Any] = {}  # table → its last round's final state, where the game carries
+    shoes: dict[str, Any] = {}  # a blackjack table → its shoe, dealt through all day
     for number in range(1, rounds_per_table + 1):
         for plan in tables:
             ruleset = get_ruleset(plan.ruleset_id)
@@ -157,7 +159,12 @@ def _rounds(
                 staged = irregularities_of(ruleset.game)  # none for a game without cards
                 irregularity = rng.choice(staged) if staged else None
             simulate = simulator_for(ruleset.game)
-            strategy = {}
+            strategy: dict[str, Any] = {}
+            family = blackjack(ruleset.game)
+            if family is not None:
+                if plan.table_id not in shoes:
+                    shoes[plan.table_id] = open_table(rng, family)
+                strategy = {"table": shoes[plan.table_id]}
             if mistake_percent is not None and ruleset.game == "criss_cross_poker":
                 strategy = {"player": _player(plan.ruleset_id),
                             "mistake_percent": mistake_percent}  # fmt: skip

@@ -18,9 +18,11 @@ never invents a fact: the generator comes from outside, seeded.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import enum
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -60,11 +62,15 @@ from tables.rules.events import (
     RoundOpened,
     WagerPlaced,
 )
+from tables.rules.registry import blackjack
 from tables.rules.replay import FindingKind
 from tables.rules.shoe import Shoe, ShoePhase, shoe_spec
 from tables.rules.shoe_stream import CardBurned, ShoeCollected, ShoeCut, ShoeOpened, ShoeShuffled
+from tables.rules.simulate import DealerError as AnyGameError
+from tables.rules.simulate import InjectedError, SimulatedRound
 
-__all__ = ["DealerError", "Injected", "SimulatedTable", "choose", "simulate_table"]
+__all__ = ["DealerError", "Injected", "SimulatedTable", "choose", "simulate_table",
+           "errors_of", "open_table", "simulate_round"]
 
 
 class DealerError(enum.StrEnum):
@@ -191,19 +197,25 @@ def simulate_table(
     """``rounds`` rounds of ``game`` at one table from one shoe, ``errors`` planted once each."""
     table = _Table(rng, game, list(errors))
     for number in range(1, rounds + 1):
-        if table.shoe.phase is ShoePhase.RESHUFFLE_DUE:
-            table.reshuffle()
-        opened = RoundOpened.build(
-            round_id=f"{table_id}-{gaming_day:%Y%m%d}-{number}", game=game.id,
-            ruleset_id=table.ruleset.id, table_id=table_id, gaming_day=gaming_day, seats=seats,
-            players=tuple(f"player-{seat}" for seat in seats),
-            dealing_method=DealingMethod.AUTOMATED_SHOE, **table.options,
-        )  # fmt: skip
-        events = _play(table, opened)
-        table.out.rounds.append(events)
-        table.out.merged.extend(events)
-        table.shoe = table.shoe.end_round()
+        _round(table, f"{table_id}-{gaming_day:%Y%m%d}-{number}", seats, table_id, gaming_day)
     return table.out
+
+
+def _round(table: _Table, round_id: str, seats: tuple[int, ...], table_id: str,
+           gaming_day: datetime.date) -> list[Event]:  # fmt: skip
+    """One round at ``table``: reshuffled first if the cover card came out last round."""
+    if table.shoe.phase is ShoePhase.RESHUFFLE_DUE:
+        table.reshuffle()
+    opened = RoundOpened.build(
+        round_id=round_id, game=table.game.id, ruleset_id=table.ruleset.id, table_id=table_id,
+        gaming_day=gaming_day, seats=seats, players=tuple(f"player-{seat}" for seat in seats),
+        dealing_method=DealingMethod.AUTOMATED_SHOE, **table.options,
+    )  # fmt: skip
+    events = _play(table, opened)
+    table.out.rounds.append(events)
+    table.out.merged.extend(events)
+    table.shoe = table.shoe.end_round()
+    return events
 
 
 def _play(table: _Table, opened: RoundOpened) -> list[Event]:
@@ -337,3 +349,64 @@ def _settle(
                          for name, _ in hand.stakes)  # fmt: skip
         return actions, (error, findings)
     return _correct(line), None
+
+
+def open_table(rng: random.Random, game: BlackjackGame) -> _Table:
+    """A simulated table with its shoe shuffled, cut and burned, for :func:`simulate_round`."""
+    return _Table(rng, game, [])
+
+
+def errors_of(game: BlackjackGame) -> tuple[AnyGameError | DealerError, ...]:
+    """The errors worth drawing for ``game``: a mispaid win, and those of its own rules."""
+    own = [DealerError.DEALER_HITS_SOFT_17]
+    if game.wager(DOUBLE_ATTACK) is not None:
+        own += [DealerError.BLACKJACK_PAID_3_TO_2, DealerError.SPLIT_WRONG_DOUBLE_ATTACK_SHARE]
+    if game.wager(BUST_IT) is not None:
+        own.append(DealerError.BUST_IT_ON_FOURTH_CARD)
+    if any(spec.name in MARKERS for spec in game.wagers):
+        own.append(DealerError.LAMMER_PAID_ON_DEALER_22)
+    if game.wager(SECOND_CHANCE) is not None:
+        own.append(DealerError.SECOND_CHANCE_NOT_SUBTRACTED)
+    return (AnyGameError.MISPAY_FIRST_WIN, *own)
+
+
+def simulate_round(
+    rng: random.Random,
+    ruleset: Any,
+    *,
+    seats: tuple[int, ...],
+    gaming_day: datetime.date,
+    dealer_errors: Sequence[Any] = (),
+    irregularity: Any = None,
+    table: _Table | None = None,
+) -> SimulatedRound:
+    """One round of ``ruleset``'s game in the product's simulator signature
+    (:func:`tables.rules.simulate_declared.simulator_for`): at ``table`` (from
+    :func:`open_table`, its shoe carried from round to round) or from a fresh shoe.
+
+    ``dealer_errors``: this family's :class:`DealerError` values, and the any-game
+    ``MISPAY_FIRST_WIN`` (the first payment a dollar over). ``irregularity`` is not
+    staged here: the family's irregularities are replayed from their own events.
+    """
+    own = [error for error in dealer_errors if isinstance(error, DealerError)]
+    if table is None:
+        game = blackjack(ruleset.game)
+        assert game is not None, f"{ruleset.game} is not a blackjack game"
+        table = _Table(rng, game, [])
+    table.rng, table.pending = rng, own
+    already = len(table.out.injected)
+    events = _round(table, f"SIM-{gaming_day:%Y%m%d}-{len(table.out.rounds) + 1}", seats, "SIM",
+                    gaming_day)  # fmt: skip
+    injected = [InjectedError(error=one.error, seat=seat, wager=wager, expected_finding=kind)
+                for one in table.out.injected[already:]
+                for kind, seat, wager in one.findings]  # fmt: skip
+    if AnyGameError.MISPAY_FIRST_WIN in dealer_errors:
+        planted = {(one.seat, one.wager) for one in injected}
+        for index, event in enumerate(events):
+            if isinstance(event, DealerPaid) and (event.seat, event.wager) not in planted:
+                events[index] = dataclasses.replace(event, amount_cents=event.amount_cents + 100)
+                injected.append(InjectedError(
+                    error=AnyGameError.MISPAY_FIRST_WIN, seat=event.seat, wager=event.wager,
+                    expected_finding=FindingKind.MISPAID_AMOUNT))  # fmt: skip
+                break
+    return SimulatedRound(events=tuple(events), injected=tuple(injected))

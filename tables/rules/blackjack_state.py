@@ -91,6 +91,19 @@ class BlackjackState(NamedTuple):
         return self.section(self.game.sections[key])
 
     @property
+    def chosen_wagers(self) -> dict[str, int]:
+        """Money put on the hands by decisions (doubles, splits, Second Chance): handle
+        beside the seats' wagers. A Free Bet lammer is a marker, not handle (§ 590.7(n))."""
+        chosen = {spec.name for spec in self.game.wagers if spec.by_choice and spec.handle}
+        found: dict[str, int] = {}
+        for seat in self.seats.values():
+            for hand in seat.hands.hands if seat.hands is not None else ():
+                for name, amount in hand.stakes:
+                    if name in chosen:
+                        found[name] = found.get(name, 0) + amount
+        return found
+
+    @property
     def up_card(self) -> Card | None:
         """The dealer's first card, once dealt."""
         return self.dealer[0] if self.dealer else None

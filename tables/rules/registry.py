@@ -1,17 +1,20 @@
-"""Every game the engine knows: a module under :mod:`tables.rules.games` is a game.
+"""Every game the engine knows: a module under :mod:`tables.rules.games` (or, for the
+blackjack family, :mod:`tables.rules.blackjack_games`) is a game.
 
-A game registers itself by being there: each public module of the package
-defines ``GAME`` (a :class:`~tables.rules.declaration.Game` declaration, or the
-id of a game whose module registers its own state machine) and is imported
-here the first time anything asks. Replay, the simulator, par sheets, finance's
-house edges, the round viewer, the demo and the API's choices read this
-registry; adding a game touches its module and its rule sets only
+A game registers itself by being there: each public module of those packages
+defines ``GAME`` (a :class:`~tables.rules.declaration.Game` declaration, or a
+:class:`~tables.rules.blackjack_declaration.BlackjackGame` whose round machine
+registers itself with the engine) and is imported here the first time anything asks.
+Replay, the simulator, par sheets, finance's house edges, the round viewer, the demo
+and the API's choices read this registry; adding a game touches its module and its rule sets only
 (``tests/rules/test_registry.py`` proves every game has each piece).
 
 >>> "three_card_poker" in game_ids()
 True
 >>> ruleset("PA-565-2010").game
 'three_card_poker'
+>>> ruleset("PA-581-2014").game
+'double_attack_blackjack'
 """
 
 from __future__ import annotations
@@ -23,32 +26,37 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from tables.rules.declaration import Game
+from tables.rules.blackjack_declaration import BlackjackGame
+from tables.rules.declaration import Game, OptionSpec
 
 __all__ = [
     "game_modules",
     "game_ids",
     "declared",
+    "blackjack",
     "game_name",
+    "options_of",
     "rulesets",
     "ruleset",
     "describe",
+    "describe_blackjack",
 ]
 
-_PACKAGE = "tables.rules.games"
+#: The blackjack family keeps its own package: its shared readings live in its ``__init__``.
+_PACKAGES = ("tables.rules.games", "tables.rules.blackjack_games")
 
 
 @functools.cache
 def game_modules() -> Mapping[str, ModuleType]:
     """Every game module by its game id, imported once."""
-    package = importlib.import_module(_PACKAGE)
     modules: dict[str, ModuleType] = {}
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda item: item.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{_PACKAGE}.{info.name}")
-        game = module.GAME
-        modules[game.id if isinstance(game, Game) else str(game)] = module
+    for name in _PACKAGES:
+        package = importlib.import_module(name)
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda item: item.name):
+            if info.name.startswith("_"):
+                continue
+            module = importlib.import_module(f"{name}.{info.name}")
+            modules[module.GAME.id] = module
     return modules
 
 
@@ -58,25 +66,34 @@ def game_ids() -> tuple[str, ...]:
 
 
 def declared(game_id: str) -> Game | None:
-    """The declaration of ``game_id``, or ``None`` for a game with its own state machine."""
+    """The declaration of ``game_id``, or ``None`` for a game with its own round machine
+    (the blackjack family: :func:`blackjack` gives its declaration)."""
     game = game_modules()[game_id].GAME
     return game if isinstance(game, Game) else None
 
 
+def blackjack(game_id: str) -> BlackjackGame | None:
+    """The blackjack declaration of ``game_id``, or ``None`` for a game of another family."""
+    game = game_modules()[game_id].GAME
+    return game if isinstance(game, BlackjackGame) else None
+
+
 def game_name(game_id: str) -> str:
     """The name a person reads (``"Three Card Poker"``)."""
-    module = game_modules()[game_id]
-    game = module.GAME
-    return game.name if isinstance(game, Game) else str(module.NAME)
+    return str(game_modules()[game_id].GAME.name)
+
+
+def options_of(game_id: str) -> tuple[OptionSpec, ...]:
+    """The opening options ``game_id`` declares (any family)."""
+    return tuple(game_modules()[game_id].GAME.options)
 
 
 @functools.cache
 def rulesets() -> Mapping[str, Any]:
-    """Every declared game's rule sets by id."""
+    """Every registered game's rule sets by id (declared and blackjack games alike)."""
     found: dict[str, Any] = {}
     for module in game_modules().values():
-        if isinstance(module.GAME, Game):
-            found.update((item.id, item) for item in module.GAME.rulesets)
+        found.update((item.id, item) for item in module.GAME.rulesets)
     return found
 
 
@@ -114,15 +131,21 @@ def describe(game: Game) -> dict[str, Any]:
         if hasattr(step, "spots"):
             entry["spots"] = [str(spot) for spot in step.spots]
         steps.append(entry)
+    layout_json = {
+        "seat_spots": [str(spot) for spot in layout.seat_spots],
+        "dealer_spots": [str(spot) for spot in layout.dealer_spots],
+        "community_spots": [str(spot) for spot in layout.community_spots],
+        "max_seats": layout.max_seats,
+    }
+    return {**_named(game, layout_json), "steps": steps}
+
+
+def _named(game: Game | BlackjackGame, layout: dict[str, Any]) -> dict[str, Any]:
+    """What every family publishes: its wagers, options and rule sets."""
     return {
         "id": game.id,
         "name": game.name,
-        "layout": {
-            "seat_spots": [str(spot) for spot in layout.seat_spots],
-            "dealer_spots": [str(spot) for spot in layout.dealer_spots],
-            "community_spots": [str(spot) for spot in layout.community_spots],
-            "max_seats": layout.max_seats,
-        },
+        "layout": layout,
         "wagers": [
             {
                 "name": str(spec.name),
@@ -133,7 +156,6 @@ def describe(game: Game) -> dict[str, Any]:
             }
             for spec in game.wagers
         ],  # fmt: skip
-        "steps": steps,
         "options": [
             {
                 "name": spec.name,
@@ -153,6 +175,26 @@ def describe(game: Game) -> dict[str, Any]:
             for item in game.rulesets
         ],  # fmt: skip
     }
+
+
+def describe_blackjack(game: BlackjackGame) -> dict[str, Any]:
+    """:func:`describe` for a blackjack game: its deal order, the decisions a hand may
+    take, each side wager's window, and the same wagers, options and rule sets.
+
+    >>> described = describe_blackjack(blackjack("free_bet_blackjack"))
+    >>> described["deal"], [w["name"] for w in described["wagers"] if not w["handle"]]
+    (['seats', 'dealer_up', 'seats', 'dealer_hole'], ['FREE_DOUBLE_LAMMER', 'FREE_SPLIT_LAMMER'])
+    """
+    # A hand's spots are its cards in order, and a seat's hands grow by splitting.
+    described = _named(game, {"seat_spots": [], "dealer_spots": ["1", "2"],
+                              "community_spots": [], "max_seats": game.max_seats})  # fmt: skip
+    described["deal"] = list(game.deal)
+    described["choices"] = ["hit", "stand", "double", "split", "surrender", "second_chance"]
+    described["side_wagers"] = [
+        {"name": side.name, "window": side.window.value, "at_most": side.at_most}
+        for side in game.side_wagers
+    ]  # fmt: skip
+    return described
 
 
 def _json(value: Any) -> Any:

@@ -150,7 +150,8 @@ class Irregularity(enum.StrEnum):
 class InjectedError:
     """A mistake that was injected, and the finding it must produce."""
 
-    error: DealerError | SettlementError | CallError | DiceError
+    #: One of this module's errors, or a game family's own (the blackjack simulator's).
+    error: enum.StrEnum
     seat: int
     wager: str
     expected_finding: FindingKind

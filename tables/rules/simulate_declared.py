@@ -46,11 +46,13 @@ way); each injected error names the one finding replay must make.
 from __future__ import annotations
 
 import datetime
+import enum
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tables.rules.blackjack_simulate import errors_of, simulate_round
 from tables.rules.cards import JOKER_DECK, STANDARD_DECK, Card
 from tables.rules.declaration import (
     AtMost,
@@ -99,7 +101,7 @@ from tables.rules.machine import (
     required_settlement,
     turned_at_showdown,
 )
-from tables.rules.registry import declared, game_modules
+from tables.rules.registry import blackjack, declared, game_modules
 from tables.rules.replay import FindingKind
 from tables.rules.simulate import (
     CallError,
@@ -651,15 +653,20 @@ _HAND_WRITTEN: Mapping[str, Callable[..., SimulatedRound]] = {
 
 
 def simulator_for(game_id: str) -> Callable[..., SimulatedRound]:
-    """The simulator of ``game_id``: its hand-written one, else :func:`simulate_declared`.
+    """The simulator of ``game_id``: its hand-written one, a blackjack game's round from
+    its shoe (:func:`tables.rules.blackjack_simulate.simulate_round`), else
+    :func:`simulate_declared`.
 
     Each takes ``(rng, ruleset, *, seats, gaming_day, dealer_errors, irregularity)``.
     """
+    if blackjack(game_id) is not None:
+        return simulate_round
     return _HAND_WRITTEN.get(game_id, simulate_declared)
 
 
-def errors_for(game_id: str) -> Sequence[DealerError | SettlementError | CallError | DiceError]:
-    """The dealer errors worth drawing for ``game_id``'s simulator: at a dice table a wrong
+def errors_for(game_id: str) -> Sequence[enum.StrEnum]:
+    """The dealer errors worth drawing for ``game_id``'s simulator: a blackjack game's own
+    (:func:`tables.rules.blackjack_simulate.errors_of`); at a dice table a wrong
     call where the dice are called, a no-roll settled where a throw can void the round, a
     wager taken after its lock-out where one closes early, and the game's own misreadings
     (those it lets days draw: ``Misreading.drawn``).
@@ -671,6 +678,9 @@ def errors_for(game_id: str) -> Sequence[DealerError | SettlementError | CallErr
     """
     if game_id in _HAND_WRITTEN:
         return list(DealerError)
+    family = blackjack(game_id)
+    if family is not None:
+        return errors_of(family)
     game = declared(game_id)
     if game is None:
         return ANY_GAME_ERRORS
@@ -689,6 +699,8 @@ def errors_for(game_id: str) -> Sequence[DealerError | SettlementError | CallErr
 
 def irregularities_of(game_id: str) -> Sequence[Irregularity]:
     """The irregularities worth staging for ``game_id``'s simulator."""
+    if blackjack(game_id) is not None:
+        return []  # the family's irregularities are events of its own (blackjack_irregularities)
     game = declared(game_id)
     if game_id in _HAND_WRITTEN or game is None:
         return list(Irregularity)

@@ -105,7 +105,7 @@ def test_every_handle_wager_of_a_game_with_generated_edges_has_exactly_one_edge(
         module = parsheets.module(game_id)
         if module is None or not hasattr(module, "house_edges"):
             continue
-        game = registry.declared(game_id)
+        game = registry.declared(game_id) or registry.blackjack(game_id)
         assert game is not None
         for ruleset in game.rulesets:
             named = [name for edge in house_edges(ruleset.id) for name in edge.handle]

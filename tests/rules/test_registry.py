@@ -12,6 +12,9 @@ def test_every_game_module_is_a_registered_game_with_rule_sets():
         "criss_cross_poker",
         "double_cross_poker",
         "three_card_poker",
+        "double_attack_blackjack",  # § 581
+        "free_bet_blackjack",  # § 590
+        "double_back_jack",  # § 591
     }
     for game_id in registry.game_ids():
         assert engine.game_rules_for(game_id) is not None
@@ -45,14 +48,16 @@ def test_the_tables_admin_offers_every_registered_game():
 def test_every_registered_game_can_be_simulated_and_its_rounds_replay():
     import random
 
-    from tables.rules import simulate_declared
+    from tables.rules import blackjack_simulate, simulate_declared
     from tables.rules.replay import replay
     from tables.rules.simulate import DealerError, SettlementError
 
     hand_written = {"criss_cross_poker", "double_cross_poker"}
     for game_id in registry.game_ids():
         simulate = simulate_declared.simulator_for(game_id)
-        if game_id not in hand_written:
+        if registry.blackjack(game_id) is not None:
+            assert simulate is blackjack_simulate.simulate_round
+        elif game_id not in hand_written:
             assert simulate is simulate_declared.simulate_declared
             game = registry.declared(game_id)
             assert game is not None, f"{game_id} is neither declared nor hand-simulated"

@@ -247,3 +247,16 @@ def test_a_double_cross_table_is_left_to_its_own_rules(role_users):
     deck_in_use("DC-01", "D4")
     play_rounds("DC-01", 12, start=T0)
     assert check_decks(at(9)) == []
+
+
+def test_590_3_c_a_blackjack_shoe_changes_after_24_hours_and_has_no_stub_count(role_users):
+    """§ 590.3(c): the cards are changed at least every 24 hours; a blackjack shoe spans
+    rounds, so the deck job asks for no stub count however many rounds were dealt."""
+    Table.objects.create(table_id="FBB-01", game="free_bet_blackjack", ruleset_id="PA-590-2014",
+                         min_wager_cents=500, max_wager_cents=50000,
+                         dealing_method="AUTOMATED_SHOE")  # fmt: skip
+    deck_in_use("FBB-01", "D9")
+    play_rounds("FBB-01", 12, start=T0)
+    assert check_decks(at(23, 29)) == []
+    (overdue,) = check_decks(at(24, 5))
+    assert (overdue.event_type, overdue.payload["section"]) == (DECK_OVERDUE, "590.3(c)")

@@ -27,6 +27,12 @@ def test_every_registered_game_is_published_with_the_names_its_events_may_use(
     assert reading["default"] is None and "straight_ABC_spades_AC" in reading["choices"]
     assert games["criss_cross_poker"]["layout"]["community_spots"] == [
         "TOP", "ROW_1", "CENTER", "ROW_3", "BOTTOM"]  # fmt: skip
+    # § 590.7(e): the deal order; § 590.10(a)(1), § 590.11(b)(2): lammers are no handle.
+    free_bet = games["free_bet_blackjack"]
+    assert free_bet["deal"] == ["seats", "dealer_up", "seats", "dealer_hole"]
+    assert {w["name"] for w in free_bet["wagers"] if not w["handle"]} == {
+        "FREE_DOUBLE_LAMMER", "FREE_SPLIT_LAMMER"}  # fmt: skip
+    assert [r["id"] for r in games["double_attack_blackjack"]["rulesets"]] == ["PA-581-2014"]
 
 
 def test_the_games_are_read_only_to_accounts_with_a_casino_role(api_client, role_users):

@@ -102,13 +102,14 @@ def declared_tables() -> list[tuple[str, str, list[str], int, int, str]]:
     """Two tables for every other game in the engine's registry, so a new game
     module is on the demo floor with no edit here: named by the game's initials
     (``three_card_poker`` is TCP-01 and TCP-02), its rule sets oldest first, a
-    manual shoe; the second table plays at higher limits.
+    manual shoe; the second table plays at higher limits. A blackjack game has one
+    table, dealing from its (automated) shoe through the day.
 
     >>> [t[:5] for t in declared_tables() if t[1] == "three_card_poker"]
     [('TCP-01', 'three_card_poker', ['PA-565-2010'], 500, 50000), \
 ('TCP-02', 'three_card_poker', ['PA-565-2010'], 1000, 100000)]
     """
-    from tables.rules.registry import game_ids, rulesets
+    from tables.rules.registry import blackjack, game_ids, rulesets
 
     listed = {game for _, game, *_ in DEMO_TABLES}
     tables = []
@@ -118,10 +119,11 @@ def declared_tables() -> list[tuple[str, str, list[str], int, int, str]]:
         own = sorted((r for r in rulesets().values() if r.game == game),
                      key=lambda r: r.effective_from)  # fmt: skip
         initials = "".join(word[0] for word in game.split("_")).upper()
-        for minimum, maximum in ((500, 50000), (1000, 100000)):
+        shoe = blackjack(game) is not None
+        for minimum, maximum in ((500, 50000), (1000, 100000))[: 1 if shoe else 2]:
             number = 1 + sum(1 for table in tables if table[0].startswith(f"{initials}-"))
             tables.append((f"{initials}-{number:02d}", game, [r.id for r in own], minimum,
-                           maximum, "MANUAL_SHOE"))  # fmt: skip
+                           maximum, "AUTOMATED_SHOE" if shoe else "MANUAL_SHOE"))  # fmt: skip
     return tables
 
 
@@ -254,7 +256,7 @@ class Command(BaseCommand):
             if stream_version(stream_id):
                 continue
             # Six positions, or fewer where a rule set seats fewer (High Roll Dice: five).
-            seated = [get_ruleset(r).max_seats for r in rulesets if get_ruleset(r).max_seats]
+            seated = [getattr(get_ruleset(r), "max_seats", None) or 6 for r in rulesets]
             settings = {"game": game, "pit": "1", "min_wager_cents": low, "max_wager_cents": high,
                         "positions": min([6, *seated]), "dealing_method": dealing,
                         "shuffler": "none", "status": "active"}  # fmt: skip

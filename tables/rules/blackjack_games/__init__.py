@@ -1,10 +1,10 @@
 """The blackjack family's games, each a :class:`~tables.rules.blackjack_round.BlackjackGame`.
 
 Every public module here defines ``GAME`` and registers it with the engine on import, so
-:func:`tables.rules.replay.replay` runs its rounds. They are kept apart from
-:mod:`tables.rules.games` (the product's registry: the tables admin, the demo, par sheets,
-finance's house edges, the round viewer) until each has those pieces; moving a module into
-that package is then the whole change.
+:func:`tables.rules.replay.replay` runs its rounds; :mod:`tables.rules.registry` reads
+this package beside :mod:`tables.rules.games`, which puts each game in the product (the
+tables admin, the API, the demo, par sheets in :mod:`tables.rules.parsheets`, finance's
+house edges, the round viewer) by its module alone.
 
 Readings (where the chapters are silent or contradict themselves), each recorded in
 the settlement's ``options_applied``; the first three are round options:

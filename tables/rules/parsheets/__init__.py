@@ -63,8 +63,7 @@ def options(game_id: str, chosen: Mapping[str, Any], ruleset: Any = None) -> dic
     :raises ValueError: naming an option the game does not declare or a value it
         does not allow, with the option's section.
     """
-    game = registry.declared(game_id)
-    specs = {spec.name: spec for spec in (game.options if game is not None else ())}
+    specs = {spec.name: spec for spec in registry.options_of(game_id)}
     unknown = sorted(set(chosen) - set(specs))
     if unknown:
         raise ValueError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(specs)}")
