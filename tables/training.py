@@ -101,12 +101,23 @@ def check_trained(table: Any, day: datetime.date, dealer: str, actor: Any, field
     check_certified(dealer, configured([table], clock.now())[0].game, day, field)
 
 
+#: The poker room's game (§ 553): one game in § 527.2's list, dealt outside the engine's
+#: registry (its hands are a machine of their own).
+POKER_ROOM = "poker"
+
+
+def certifiable_games() -> tuple[str, ...]:
+    """The games a dealer passes a table test in: the registry's and the poker room."""
+    from tables.rules.engine import registered_games
+
+    return (*registered_games(), POKER_ROOM)
+
+
 def training_policy(stream_id: str, recorded: Sequence[Any], new: Sequence[Any],
                     actor: Any) -> None:  # fmt: skip
     """A certification is of a dealer (the stream's user), in a game of the
-    registry, on a day not in the future, by a shift supervisor who appends it
+    registry or the poker room, on a day not in the future, by a shift supervisor who appends it
     themselves (or the system importing records); once per game."""
-    from tables.rules.engine import registered_games
     from tables.table_day import DEALERS, check_person, check_signed_by_actor, refuse
 
     dealer = stream_id.partition(":")[2]
@@ -115,7 +126,7 @@ def training_policy(stream_id: str, recorded: Sequence[Any], new: Sequence[Any],
     for index, event in enumerate(new):
         field = f"events[{index}].payload"
         payload = event.payload
-        if payload["game"] not in registered_games():
+        if payload["game"] not in certifiable_games():
             refuse(f"{field}.game: no game {payload['game']!r} in the engine's registry",
                    f"{field}.game", SECTION)  # fmt: skip
         if payload["game"] in games:

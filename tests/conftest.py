@@ -87,11 +87,10 @@ def certify_in_every_game(dealer: str, on: str = "2000-01-01") -> None:
     """The dealer passed the table test in every registered game (§ 527.5(a)),
     certified by the shift supervisor, so tests of other rules open tables as before."""
     from audit.ledger import Actor, NewEvent, append
-    from tables.rules.engine import registered_games
-    from tables.training import CERTIFIED, training_stream
+    from tables.training import CERTIFIED, certifiable_games, training_stream
 
     tests = [{"game": game, "certified_on": on, "certified_by": "shift_supervisor"}
-             for game in registered_games()]  # fmt: skip
+             for game in certifiable_games()]  # fmt: skip
     append(training_stream(dealer), [NewEvent(CERTIFIED, test) for test in tests],
            expected_version=0, actor=Actor.system("fixture"))  # fmt: skip
 
