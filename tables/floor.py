@@ -131,7 +131,11 @@ def board_state(now: datetime.datetime, user: Any = None) -> dict[str, Any]:
     for dice_set in DiceSet.objects.filter(status=DiceStatus.IN_SHAKER).order_by("in_shaker_since"):
         dice.setdefault(dice_set.table_id, []).append(dice_set)
     live = _live_figures(day)
-    names = people(d.dealer for d in days.values())
+    from tables.floor_duties import board_duties
+
+    duties = board_duties(day, tables)  # the reader, the floorperson (issue 19)
+    names = people([*(d.dealer for d in days.values()),
+                    *(d["floorperson"] for d in duties.values())])  # fmt: skip
     tiles = []
     for table in tables:
         table_day = days.get(table.table_id)
@@ -161,6 +165,9 @@ def board_state(now: datetime.datetime, user: Any = None) -> dict[str, Any]:
                 "limits": f"{dollars(table.min_wager_cents)}–{dollars(table.max_wager_cents)}",
                 "status": table_day.status if table_day else "not opened",
                 "dealer": names.get(table_day.dealer, "") if table_day else "",
+                "floorperson": names.get(duties[table.table_id]["floorperson"], ""),
+                "reader": duties[table.table_id]["reader"],
+                "span": duties[table.table_id]["span"],
                 "rounds_today": rounds.get(table.table_id, 0),
                 "findings_open": open_findings["open"],
                 "findings_acknowledged": open_findings["acknowledged"],

@@ -426,6 +426,8 @@ def rounds_in_progress(table_id: str, gaming_day: datetime.date | str) -> list[s
 
 def table_policy(stream_id: str, recorded: Sequence[Any], new: Sequence[Any], actor: Any) -> None:
     """Refuse what cannot happen at a table given its day so far."""
+    from tables.floor_duties import TABLE_DUTY_TYPES, check_table_duty, fold
+
     table_id, day = parse_table_day_key(stream_id)
     table = Table.objects.filter(table_id=table_id).first()
     if table is None:
@@ -433,6 +435,7 @@ def table_policy(stream_id: str, recorded: Sequence[Any], new: Sequence[Any], ac
     state = _TableState()
     for event in recorded:
         state.apply(event.event_type, event.payload, appender(event))
+    duties = fold(recorded)  # the reader and the floorperson (issue 19)
     for index, event in enumerate(new):
         if event.event_type == CORRECTION:
             continue  # checked by the ledger (the kind's Corrections)
@@ -444,7 +447,10 @@ def table_policy(stream_id: str, recorded: Sequence[Any], new: Sequence[Any], ac
                    "(table.countersigned) before anything else", f"{where}.type")  # fmt: skip
         else:
             _check_table_event(table, day, state, event.event_type, event.payload, actor, where)
+            if event.event_type in TABLE_DUTY_TYPES:
+                check_table_duty(table, duties, event.event_type, event.payload, actor, where)
         state.apply(event.event_type, event.payload, getattr(actor, "username", ""))
+        duties.apply(event.event_type, event.payload, event.occurred_at)
 
 
 def _check_table_event(
