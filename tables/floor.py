@@ -133,7 +133,7 @@ def board_state(now: datetime.datetime, user: Any = None) -> dict[str, Any]:
     live = _live_figures(day)
     from tables.floor_duties import board_duties
 
-    duties = board_duties(day, tables)  # the reader, the floorperson (issue 19)
+    duties = board_duties(day, tables, now)  # the reader, the floorperson (issue 19)
     names = people([*(d.dealer for d in days.values()),
                     *(d["floorperson"] for d in duties.values())])  # fmt: skip
     tiles = []

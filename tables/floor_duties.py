@@ -196,14 +196,15 @@ def check_table_duty(table: Table, duties: Duties, event_type: str, payload: Map
         signer = payload["reported_by"]
         check_person(signer, PIT, f"{field_}.reported_by")
         if stopped is not None:
-            refuse(f"{where}.type: the card reader at {table.table_id} is already out of order "
-                   f"(version {stopped.version})", f"{where}.type", malfunction)  # fmt: skip
+            refuse(f"{where}.type: {cite(malfunction)}: the card reader at {table.table_id} is "
+                   f"already out of order (version {stopped.version})", f"{where}.type",
+                   malfunction)  # fmt: skip
     else:
         signer = payload["repaired_by"]
         check_person(signer, PIT, f"{field_}.repaired_by")
         if stopped is None:
-            refuse(f"{where}.type: the card reader at {table.table_id} is not out of order",
-                   f"{where}.type", malfunction)  # fmt: skip
+            refuse(f"{where}.type: {cite(malfunction)}: the card reader at {table.table_id} is "
+                   "not out of order: nothing to repair", f"{where}.type", malfunction)  # fmt: skip
     check_signed_by_actor(actor, [signer], f"{field_}.{_SIGNER[event_type]}")
 
 
@@ -297,7 +298,8 @@ def finding_candidates(gaming_day: str, inspected: str, dealt: str) -> list[Cand
 # --- the floor board ---------------------------------------------------------------------
 
 
-def board_duties(day: datetime.date, tables: Sequence[Table]) -> dict[str, dict[str, Any]]:
+def board_duties(day: datetime.date, tables: Sequence[Table],
+                 now: datetime.datetime) -> dict[str, dict[str, Any]]:  # fmt: skip
     """Per table: its floorperson, its reader (None for a game without one: stopped since
     when, inspected by whom today) and the span-of-control flag ("" when within it)."""
     events: dict[str, list[Any]] = {}
@@ -320,7 +322,7 @@ def board_duties(day: datetime.date, tables: Sequence[Table]) -> dict[str, dict[
                 "since": stopped.since.isoformat() if stopped else None,
                 "description": stopped.description if stopped else "",
                 "section": cite(section),
-                "inspected_by": duties.inspected_by(clock.now()),
+                "inspected_by": duties.inspected_by(now),
                 "inspection_section": cite(duty_section(table.game, "reader_inspection") or ""),
             }  # fmt: skip
         flag = flags.get(table.table_id)
