@@ -135,7 +135,11 @@ def board_state(now: datetime.datetime, user: Any = None) -> dict[str, Any]:
 
     duties = board_duties(day, tables, now)  # the reader, the floorperson (issue 19)
     names = people([*(d.dealer for d in days.values()),
-                    *(d["floorperson"] for d in duties.values())])  # fmt: skip
+                    *(d["floorperson"] for d in duties.values()),
+                    *(d["reader"]["inspected_by"] for d in duties.values() if d["reader"])])
+    for duty in duties.values():
+        if duty["reader"]:
+            duty["reader"]["inspected_by"] = names.get(duty["reader"]["inspected_by"], "")
     tiles = []
     for table in tables:
         table_day = days.get(table.table_id)
