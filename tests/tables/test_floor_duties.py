@@ -310,3 +310,26 @@ def test_581_4_b_only_a_spanish_batch_and_only_tens(floor):
     response = floor.post(Role.FLOORPERSON, batch, [tens(cards=("Jh",))], 1)
     assert response.status_code == 400
     assert response.json()["field"].startswith("events[0].payload.cards")
+
+
+# --- § 581.14(d): trained in the game, through the training gate (§ 527.5(a)) ------------------
+
+
+def test_581_14_d_a_dealer_deals_double_attack_only_after_its_table_test(role_users):
+    from tables.training import CERTIFIED, training_stream
+
+    floor = make_floor(role_users, dealer_2_trained=False)
+    blackjack_table()
+    floor.open_table(DAB)
+    certified = (CERTIFIED, {"game": "free_bet_blackjack", "certified_on": "2024-04-20",
+                             "certified_by": "shift_supervisor"})  # fmt: skip
+    response = floor.post(Role.SHIFT_SUPERVISOR, training_stream("dealer_2"), [certified])
+    assert response.status_code == 201
+    assign = ("table.dealer_assigned", {"dealer": "dealer_2"})
+    body = floor.post(Role.FLOORPERSON, DAB, [assign], 2).json()
+    assert (body["field"], body["section"]) == ("events[0].payload.dealer", "527.5(a)")
+    assert "double_attack_blackjack" in body["message"]
+    certified[1]["game"] = "double_attack_blackjack"
+    assert floor.post(Role.SHIFT_SUPERVISOR, training_stream("dealer_2"), [certified],
+                      1).status_code == 201  # fmt: skip
+    assert floor.post(Role.FLOORPERSON, DAB, [assign], 2).status_code == 201
