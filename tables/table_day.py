@@ -20,7 +20,8 @@ are internal controls (Pennsylvania Chapter 465a, not among our sources). The
 2010 bulletin's only mention, § 527.3, lists them as topics of dealer
 training, which is not a rule a refusal could break. One does: the dealer
 named at the opening or assigned later passed the table test in the table's
-game (§ 527.5(a), ``tables.training``).
+game (§ 527.5(a), ``tables.training``); and the blackjack chapters' card-reader
+and floorperson duties, which ``tables.floor_duties`` checks citing theirs.
 
 Amounts and inventories are ``{"<denomination cents>": count}`` objects; the
 denominations are those configured in ``Casino.chip_denominations_cents``.
