@@ -19,6 +19,7 @@ class TablesConfig(AppConfig):
             decks,
             dice,
             exports,
+            floor_duties,
             poker_hands,
             projections,
             read_scope,

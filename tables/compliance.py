@@ -19,6 +19,12 @@ Each finding is its own stream, named by what it is about:
 - ``compliance:dealer-untrained:<table_id>:<gaming day>:<dealer>`` — a dealer a
   job recorded at a table without the table test in its game by that day
   (§ 527.5(a), ``tables.training``); people and devices are refused instead.
+- ``compliance:reader-not-inspected:<table_id>:<gaming day>`` — rounds dealt at a
+  table with a card reader before that day's inspection (§ 581.2(d), § 590.2(d),
+  § 591.2(d)); ``compliance:dealt-while-reader-stopped:<table_id>:<gaming
+  day>:<version>`` — rounds a job recorded while the reader that the table's
+  stream version reported broken was not yet repaired (§ 581.13(i), § 590.13(j),
+  § 591.13(j)); people and devices are refused instead (``tables.floor_duties``).
 
 The job appends each with ``expected_version=0``: a stream that exists is a
 finding already raised, so running the job twice raises nothing new, and two
@@ -94,12 +100,14 @@ STUB_COUNT_MISSING = "compliance.stub_count_missing"
 DICE_CHANGE_DUE = "compliance.dice_change_due"
 DICE_OVERDUE = "compliance.dice_overdue"
 DEALER_UNTRAINED = "compliance.dealer_untrained"
+READER_NOT_INSPECTED = "compliance.reader_not_inspected"
+DEALT_WHILE_READER_STOPPED = "compliance.dealt_while_reader_stopped"
 ACKNOWLEDGED = "compliance.acknowledged"
 RESOLVED = "compliance.resolved"
 ACCEPTED = "compliance.accepted"
 
 FINDING_TYPES = (DECK_CHANGE_DUE, DECK_OVERDUE, STUB_COUNT_MISSING, DICE_CHANGE_DUE, DICE_OVERDUE,
-                 DEALER_UNTRAINED)  # fmt: skip
+                 DEALER_UNTRAINED, READER_NOT_INSPECTED, DEALT_WHILE_READER_STOPPED)  # fmt: skip
 STEP_TYPES = (ACKNOWLEDGED, RESOLVED, ACCEPTED)
 COMPLIANCE_EVENT_TYPES = (*FINDING_TYPES, *STEP_TYPES)
 
@@ -189,6 +197,19 @@ _SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
             }  # fmt: skip
         ),
     ),
+    READER_NOT_INSPECTED: (
+        "Rounds were dealt at a table before its card reader's inspection that gaming day "
+        "(§ 581.2(d), § 590.2(d), § 591.2(d)).",
+        object_schema({"table_id": _ID, "rounds": _COUNT, "first_round": _ID,
+                       "section": _SECTION, "gaming_day": _DAY}),  # fmt: skip
+    ),
+    DEALT_WHILE_READER_STOPPED: (
+        "Rounds were dealt at a table while its card reader was out of order (§ 581.13(i), "
+        "§ 590.13(j), § 591.13(j)), recorded by a job as given.",
+        object_schema({"table_id": _ID, "rounds": _COUNT, "first_round": _ID,
+                       "malfunction_event": {"type": "string", "minLength": 1, "maxLength": 220},
+                       "section": _SECTION, "gaming_day": _DAY}),  # fmt: skip
+    ),
     ACKNOWLEDGED: (
         "A floorperson or shift supervisor acknowledged the finding.",
         object_schema(
@@ -220,6 +241,8 @@ STREAM_SEGMENT = {
     DICE_CHANGE_DUE: "dice-change-due",
     DICE_OVERDUE: "dice-overdue",
     DEALER_UNTRAINED: "dealer-untrained",
+    READER_NOT_INSPECTED: "reader-not-inspected",
+    DEALT_WHILE_READER_STOPPED: "dealt-while-reader-stopped",
 }
 
 
@@ -257,7 +280,8 @@ register_stream_kind(
     StreamKind(
         name=COMPLIANCE_STREAM_KIND,
         description="One compliance finding outside a round (deck or dice change due or "
-        "overdue, stub count missing) and its acknowledgement.",
+        "overdue, stub count missing, an untrained dealer, a card reader not inspected or "
+        "dealt through while out of order) and its acknowledgement.",
         accepts=frozenset(COMPLIANCE_EVENT_TYPES),
         policy=compliance_policy,
     )
@@ -325,8 +349,9 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
         ruleset = table.ruleset
         interval = table.deck_change_interval()
         if interval is None:
-            # Only the Criss-Cross rule sets state the interval and the
-            # sections cited here (§ 592/674a.3(c), .8(f)).
+            # A rule set that states no interval (Double Cross defers to 205 CMR 146):
+            # nothing to cite. Criss-Cross's and the blackjack family's do (§ 592/674a.3(c),
+            # § 581.3(c), § 590.3(c), § 591.3(c): 24 hours).
             continue
         due_at = deck.in_use_since + interval
         base = {"table_id": table.table_id, "deck_id": deck.deck_id, "gaming_day": gaming_day}
@@ -351,6 +376,9 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
                                                   "section": ruleset.section("8(f)")}))  # fmt: skip
     candidates += _dice_candidates(now, tables, lead, gaming_day)
     candidates += _untrained_candidates(gaming_day)
+    from tables.floor_duties import finding_candidates
+
+    candidates += finding_candidates(gaming_day, READER_NOT_INSPECTED, DEALT_WHILE_READER_STOPPED)
     raised = []
     actor = Actor.system("deck-check")
     with projections_deferred():
@@ -452,14 +480,25 @@ _KIND = {
     DICE_CHANGE_DUE: "dice_change_due",
     DICE_OVERDUE: "dice_overdue",
     DEALER_UNTRAINED: "dealer_untrained",
+    READER_NOT_INSPECTED: "reader_not_inspected",
+    DEALT_WHILE_READER_STOPPED: "dealt_while_reader_stopped",
 }
 
 #: The finding kinds that stay on the board past their gaming day until worked.
-STANDING_KINDS = ("deck_overdue", "stub_count_missing", "dice_overdue", "dealer_untrained")
+STANDING_KINDS = ("deck_overdue", "stub_count_missing", "dice_overdue", "dealer_untrained",
+                  "reader_not_inspected", "dealt_while_reader_stopped")  # fmt: skip
 
 
 def describe(event_type: str, payload: dict[str, Any]) -> str:
     """What the finding says, its moments in the casino's zone to the second."""
+    if event_type == READER_NOT_INSPECTED:
+        return (f"{payload['rounds']} round(s) at {payload['table_id']} from "
+                f"{payload['first_round']} dealt before the card reader's inspection that "
+                f"gaming day ({cite(payload['section'])})")  # fmt: skip
+    if event_type == DEALT_WHILE_READER_STOPPED:
+        return (f"{payload['rounds']} round(s) at {payload['table_id']} from "
+                f"{payload['first_round']} dealt while the card reader was out of order "
+                f"({payload['malfunction_event']}) ({cite(payload['section'])})")  # fmt: skip
     if event_type == DEALER_UNTRAINED:
         return (f"dealer {payload['dealer']} at {payload['table_id']} "
                 f"({payload['table_event']}): {payload['why']} ({cite(payload['section'])})")

@@ -58,8 +58,11 @@ SPREAD = "deck.spread"
 PUT_IN_USE = "deck.put_in_use"
 STUB_COUNTED = "deck.stub_counted"
 REMOVED = "deck.removed"
+#: 10s removed from a Spanish batch (§ 581.4(b)): schema and check in ``tables.floor_duties``.
+TENS_REMOVED = "deck.tens_removed"
 
-DECK_EVENT_TYPES = (RECEIVED, INSPECTED, VERIFIED, SPREAD, PUT_IN_USE, STUB_COUNTED, REMOVED)
+DECK_EVENT_TYPES = (RECEIVED, INSPECTED, VERIFIED, SPREAD, PUT_IN_USE, STUB_COUNTED, REMOVED,
+                    TENS_REMOVED)  # fmt: skip
 
 USERNAME = {"type": "string", "minLength": 1, "maxLength": 150}
 CARD_COUNT = {"type": "integer", "minimum": 0, "maximum": 104}
@@ -257,6 +260,10 @@ def deck_policy(
         elif kind == STUB_COUNTED and state.status != DeckStatus.IN_USE:
             _refuse("the stub is counted only while the deck is in use",
                     index=index, section=_section(table, "8(f)"))  # fmt: skip
+        elif kind == TENS_REMOVED:
+            from tables.floor_duties import check_tens_removed
+
+            check_tens_removed(table, payload, actor, f"events[{index}].payload")
         state = apply(state, kind, payload, event.occurred_at)
 
 

@@ -131,7 +131,15 @@ def board_state(now: datetime.datetime, user: Any = None) -> dict[str, Any]:
     for dice_set in DiceSet.objects.filter(status=DiceStatus.IN_SHAKER).order_by("in_shaker_since"):
         dice.setdefault(dice_set.table_id, []).append(dice_set)
     live = _live_figures(day)
-    names = people(d.dealer for d in days.values())
+    from tables.floor_duties import board_duties
+
+    duties = board_duties(day, tables, now)  # the reader, the floorperson (issue 19)
+    names = people([*(d.dealer for d in days.values()),
+                    *(d["floorperson"] for d in duties.values()),
+                    *(d["reader"]["inspected_by"] for d in duties.values() if d["reader"])])
+    for duty in duties.values():
+        if duty["reader"]:
+            duty["reader"]["inspected_by"] = names.get(duty["reader"]["inspected_by"], "")
     tiles = []
     for table in tables:
         table_day = days.get(table.table_id)
@@ -161,6 +169,9 @@ def board_state(now: datetime.datetime, user: Any = None) -> dict[str, Any]:
                 "limits": f"{dollars(table.min_wager_cents)}–{dollars(table.max_wager_cents)}",
                 "status": table_day.status if table_day else "not opened",
                 "dealer": names.get(table_day.dealer, "") if table_day else "",
+                "floorperson": names.get(duties[table.table_id]["floorperson"], ""),
+                "reader": duties[table.table_id]["reader"],
+                "span": duties[table.table_id]["span"],
                 "rounds_today": rounds.get(table.table_id, 0),
                 "findings_open": open_findings["open"],
                 "findings_acknowledged": open_findings["acknowledged"],

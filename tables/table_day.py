@@ -20,7 +20,8 @@ are internal controls (Pennsylvania Chapter 465a, not among our sources). The
 2010 bulletin's only mention, § 527.3, lists them as topics of dealer
 training, which is not a rule a refusal could break. One does: the dealer
 named at the opening or assigned later passed the table test in the table's
-game (§ 527.5(a), ``tables.training``).
+game (§ 527.5(a), ``tables.training``); and the blackjack chapters' card-reader
+and floorperson duties, which ``tables.floor_duties`` checks citing theirs.
 
 Amounts and inventories are ``{"<denomination cents>": count}`` objects; the
 denominations are those configured in ``Casino.chip_denominations_cents``.
@@ -426,6 +427,8 @@ def rounds_in_progress(table_id: str, gaming_day: datetime.date | str) -> list[s
 
 def table_policy(stream_id: str, recorded: Sequence[Any], new: Sequence[Any], actor: Any) -> None:
     """Refuse what cannot happen at a table given its day so far."""
+    from tables.floor_duties import TABLE_DUTY_TYPES, check_table_duty, fold
+
     table_id, day = parse_table_day_key(stream_id)
     table = Table.objects.filter(table_id=table_id).first()
     if table is None:
@@ -433,6 +436,7 @@ def table_policy(stream_id: str, recorded: Sequence[Any], new: Sequence[Any], ac
     state = _TableState()
     for event in recorded:
         state.apply(event.event_type, event.payload, appender(event))
+    duties = fold(recorded)  # the reader and the floorperson (issue 19)
     for index, event in enumerate(new):
         if event.event_type == CORRECTION:
             continue  # checked by the ledger (the kind's Corrections)
@@ -444,7 +448,10 @@ def table_policy(stream_id: str, recorded: Sequence[Any], new: Sequence[Any], ac
                    "(table.countersigned) before anything else", f"{where}.type")  # fmt: skip
         else:
             _check_table_event(table, day, state, event.event_type, event.payload, actor, where)
+            if event.event_type in TABLE_DUTY_TYPES:
+                check_table_duty(table, duties, event.event_type, event.payload, actor, where)
         state.apply(event.event_type, event.payload, getattr(actor, "username", ""))
+        duties.apply(event.event_type, event.payload, event.occurred_at)
 
 
 def _check_table_event(

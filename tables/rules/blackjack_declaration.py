@@ -98,7 +98,9 @@ class BlackjackGame:
     to each seat with a main wager, clockwise), ``dealer_hole``. ``sections``
     names the chapter's numbers for the machine's own checks: ``seated``,
     ``wagers``, ``after_no_more_bets``, ``deal``, ``dealing_shoe``,
-    ``dealer_draw_error`` and ``void``.
+    ``dealer_draw_error`` and ``void``; and for the back office's duties
+    (``tables.floor_duties``) ``reader_inspection`` and ``reader_malfunction``
+    (a game with a card reader), ``tens_removed`` (a Spanish batch).
     """
 
     id: str

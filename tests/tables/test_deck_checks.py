@@ -260,3 +260,22 @@ def test_590_3_c_a_blackjack_shoe_changes_after_24_hours_and_has_no_stub_count(r
     assert check_decks(at(23, 29)) == []
     (overdue,) = check_decks(at(24, 5))
     assert (overdue.event_type, overdue.payload["section"]) == (DECK_OVERDUE, "590.3(c)")
+
+
+@pytest.mark.parametrize(("table_id", "game", "ruleset_id", "section"), [
+    ("DAB-01", "double_attack_blackjack", "PA-581-2014", "581.3(c)"),
+    ("DBJ-01", "double_back_jack", "PA-591-2014", "591.3(c)"),
+])  # fmt: skip
+def test_581_3_c_591_3_c_the_decks_are_changed_at_least_once_every_24_hours(
+        role_users, table_id, game, ruleset_id, section):  # fmt: skip
+    """§ 581.3(c), § 591.3(c): "The decks of cards opened for use ... shall be changed at
+    least once every 24 hours": a notice within the lead time, a finding past it."""
+    Table.objects.create(table_id=table_id, game=game, ruleset_id=ruleset_id,
+                         min_wager_cents=500, max_wager_cents=50000,
+                         dealing_method="AUTOMATED_SHOE")  # fmt: skip
+    deck_in_use(table_id, "D9")
+    (due,) = check_decks(at(23, 45))
+    assert (due.event_type, due.payload["section"]) == (DECK_CHANGE_DUE, section)
+    assert due.payload["due_at"] == at(24).isoformat()
+    (overdue,) = check_decks(at(24, 5))
+    assert (overdue.event_type, overdue.payload["section"]) == (DECK_OVERDUE, section)

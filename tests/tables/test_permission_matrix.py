@@ -94,10 +94,26 @@ def test_each_role_may_append_exactly_the_dice_events_of_the_matrix(role):
     assert granted == DICE_EXPECTED.get(role, [0, 0, 0, 0])
 
 
+#: The blackjack chapters' floor duties (issue 19): the reader's inspection, malfunction and
+#: repair, the floorperson's assignment, the 10s removed from a Spanish batch; the pit only.
+FLOOR_DUTY_TYPES = ["table.reader_inspected", "table.reader_malfunctioned",
+                    "table.reader_repaired", "table.floorperson_assigned", "deck.tens_removed"]
+FLOOR_DUTY_EXPECTED = {Role.FLOORPERSON: [1, 1, 1, 1, 1], Role.SHIFT_SUPERVISOR: [1, 1, 1, 1, 1],
+                       Role.SYSTEM: [1, 1, 1, 1, 1]}  # fmt: skip
+
+
+@pytest.mark.parametrize("role", list(EXPECTED), ids=lambda role: str(role or "no role"))
+def test_each_role_may_append_exactly_the_floor_duty_events_of_the_matrix(role):
+    actor = Actor(username="someone", roles=frozenset({role.value} if role else set()))
+    granted = [int(may_append(actor, event_type)) for event_type in FLOOR_DUTY_TYPES]
+    assert granted == FLOOR_DUTY_EXPECTED.get(role, [0, 0, 0, 0, 0])
+
+
 def test_the_representative_event_types_are_registered():
     from audit.registry import REGISTRY
 
-    assert not [name for name in [*EVENT_TYPES, *DICE_TYPES] if name not in REGISTRY.event_types]
+    assert not [name for name in [*EVENT_TYPES, *DICE_TYPES, *FLOOR_DUTY_TYPES]
+                if name not in REGISTRY.event_types]  # fmt: skip
 
 
 # --- through the API ---------------------------------------------------------------------------

@@ -317,7 +317,7 @@ class Command(BaseCommand):
         from django.utils import timezone
 
         from audit import clock
-        from audit.ledger import Actor
+        from audit.ledger import Actor, stream_version
         from audit.projections import run_all
         from casino.models import Casino, current_gaming_day
         from operations.close import close_gaming_day
@@ -392,7 +392,8 @@ class Command(BaseCommand):
         # Today's buy-ins so far, so that the live drop and hold mean something.
         floor = Actor.system("simulator", source="simulator")
         for plan in plans:
-            record_buy_ins(plan, f"table:{plan.table_id}:{today}", summary, floor, version=1)
+            stream = f"table:{plan.table_id}:{today}"
+            record_buy_ins(plan, stream, summary, floor, version=stream_version(stream))
         run_all()
         self.stdout.write(
             f"Simulated {today}: {summary.rounds} rounds, {summary.events} events, "
@@ -476,6 +477,11 @@ class Command(BaseCommand):
                    [NewEvent("table.opened", {"opener": {"2500": 200, "10000": 50, "500": 400},
                                               "dealer": dealer, "floorperson": "floor"})],
                    expected_version=0, actor=floor)  # fmt: skip
+            if table_id == "DAB-01":  # its floorperson inspects the card reader (§ 581.2(d))
+                append(f"table:{table_id}:{today}", [
+                    NewEvent("table.floorperson_assigned", {"floorperson": "floor"}),
+                    NewEvent("table.reader_inspected", {"inspected_by": "floor"})],
+                    expected_version=1, actor=floor)  # fmt: skip
             since = now - datetime.timedelta(hours=hours)
             if _deals_cards(table_id):  # a dice game's table takes no deck
                 append(f"deck:{table_id}-{today:%Y%m%d}-RED", [

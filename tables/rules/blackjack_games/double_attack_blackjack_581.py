@@ -85,6 +85,11 @@ GAME = declare(
             "settle": "7(o)",
             "close": "7(q)",
             "void": "13(h)(1)",
+            # The card reader: inspected each gaming day, no dealing while it is broken.
+            "reader_inspection": "2(d)",
+            "reader_malfunction": "13(i)",
+            # 10s found in a Spanish batch: removed and torn by the dealer and a floorperson.
+            "tens_removed": "4(b)",
         },
         options=(OptionSpec("bust_it_offered", "6(f)", (True, False), True),),
     )

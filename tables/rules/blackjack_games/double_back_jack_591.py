@@ -77,6 +77,8 @@ GAME = declare(
             "settle": "7(t)",
             "close": "7(u)",
             "void": "13",
+            "reader_inspection": "2(d)",
+            "reader_malfunction": "13(j)",
         },
         # § 591.3(a): "at least one deck"; the Rules Submission fixes the number.
         options=(OptionSpec("decks", "3(a)", tuple(range(1, 9)), 6),),

@@ -91,6 +91,8 @@ GAME = declare(
             "settle": "7(r)",
             "close": "7(s)",
             "void": "13",
+            "reader_inspection": "2(d)",
+            "reader_malfunction": "13(j)",
         },
         options=(
             # § 590.3(a): "at least one deck"; the Rules Submission fixes the number.
