@@ -41,7 +41,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from tables.rules.engine import HOUSE
+from tables.rules.engine import HOUSE, Outcome
 from tables.rules.events import DealerCollected, DealerPaid, WagerReturned
 from tables.rules.house_edge import theoretical_win
 
@@ -82,10 +82,14 @@ class PlayTally:
         # it: before "no more bets" or by a decision (a Play Wager, raises).
         state = result.final_state
         handle = state.game.handle_wagers
+        # A void round gives its wagers back (e.g. § 555.14, § 587.13): what it returned was
+        # never at risk, neither handle nor a progressive meter's contribution.
+        returned = {(line.seat, line.wager) for line in result.settlement.lines
+                    if result.settlement.voided and line.outcome is Outcome.RETURNED}  # fmt: skip
         wagers: dict[Any, int] = {}
-        for seat in state.seats.values():
+        for number, seat in state.seats.items():
             for wager, amount in seat.wagers.items():
-                if wager in handle:
+                if wager in handle and (number, wager) not in returned:
                     wagers[wager] = wagers.get(wager, 0) + amount
         # A blackjack round's doubles and splits sit on its hands, not its seats.
         for wager, amount in getattr(state, "chosen_wagers", {}).items():
