@@ -225,6 +225,24 @@ def test_587_13_c_d_f_void_the_round_and_return_every_wager_the_progressive_too(
         (wager, Outcome.RETURNED) for wager in ("ANTE", "BLIND", "PROGRESSIVE")}
 
 
+def test_587_13_a_one_card_face_up_is_not_used_two_void_the_round():
+    from tables.rules.cards import Card
+
+    events = a_round({1: "9s 9d 2c"}, "5h 4d Qc")
+    head, deal = events[:4], events[4:]
+    face_up = IrregularityReported(kind=IrregularityKind.CARD_FACE_UP_IN_DECK,
+                                   card=Card.parse("Kh"))  # fmt: skip
+    state = replay([*head, face_up, *deal], tuple(Automation)).final_state
+    assert state.void_section is None
+    again = CardDealt(card=Card.parse("Kh"), recipient=Recipient.PLAYER, seat=1, spot="1")
+    assert verify(state, again) is not None
+    second = IrregularityReported(kind=IrregularityKind.CARD_FACE_UP_IN_DECK,
+                                  card=Card.parse("Kd"))  # fmt: skip
+    settlement = settled([*head, face_up, second])
+    assert settlement.voided and settlement.void_section == "587.13(a)"
+    assert {item.outcome for item in settlement.lines} == {Outcome.RETURNED}
+
+
 def test_587_12_f_six_card_bonus_and_587_12_a_pair_plus_are_exact_by_enumeration():
     counts = sheet.six_card_counts()
     assert sum(counts.values()) == 20_358_520
@@ -254,14 +272,21 @@ def test_the_simulated_house_edge_agrees_with_a_fresh_shorter_run():
 
 def test_the_simulator_plays_the_stated_strategy_and_replay_finds_every_injected_error():
     from tables.rules.registry import ruleset
-    from tables.rules.simulate_declared import ANY_GAME_ERRORS, Play, simulate_declared
+    from tables.rules.simulate_declared import (
+        ANY_GAME_ERRORS,
+        Play,
+        irregularities_of,
+        simulate_declared,
+    )
 
     found, folds = 0, 0
+    staged = [None, *irregularities_of("raise_it_up_stud_poker")]
     for seed in range(30):
         errors = [ANY_GAME_ERRORS[seed % len(ANY_GAME_ERRORS)]] if seed % 2 else []
         sim = simulate_declared(random.Random(seed), ruleset("PA-587-2014"), seats=(1, 2, 3),
-                                dealer_errors=errors, options=OFFERED,
-                                play=Play(side_wagers_cents=(100, 500)))  # fmt: skip
+                                dealer_errors=errors, options=OFFERED, count_stub=True,
+                                play=Play(side_wagers_cents=(100, 500)),
+                                irregularity=staged[seed % len(staged)])  # fmt: skip
         result = replay(sim.events)
         assert result.final_state.phase == "closed"
         assert sorted((f.kind, f.seat, f.wager) for f in result.findings) == sorted(
