@@ -202,10 +202,10 @@ def test_583_11_e_a_flop_poker_pot_is_neither_handle_nor_the_house_s_chips():
     assert (mispaid.collected_cents, mispaid.paid_cents) == (3000, 2100)
 
 
-def test_555_14_f_a_void_round_s_returned_wagers_are_neither_handle_nor_a_meter_s():
+def test_555_14_f_a_void_round_s_progressive_wager_is_not_accepted_by_the_meter():
     """§ 555.14(f): a void round returns every wager, the progressive's too; the close's
     accepted progressive wagers (the tally's) must not count it, as the meter's
-    contributions do not (``operations.meter_rounds``)."""
+    contributions do not (``operations.meter_rounds``). Placed, it stays handle."""
     from tables.rules.engine import Automation
     from tables.rules.events import IrregularityKind, IrregularityReported
     from tables.rules.replay import replay
@@ -215,11 +215,13 @@ def test_555_14_f_a_void_round_s_returned_wagers_are_neither_handle_nor_a_meter_
                      progressive=(1, 2))  # fmt: skip
     tally = PlayTally()
     tally.add_round(replay(played, tuple(Automation)), len(played))
-    assert tally.wagers == {"ANTE": 2000, "PROGRESSIVE": 200}
+    assert tally.accepted_cents("PROGRESSIVE") == 200 and tally.voided == {}
     events = [*played, IrregularityReported(kind=IrregularityKind.SHOE_MALFUNCTION)]
     result = replay(events, tuple(Automation))
     assert result.settlement.voided
     void = PlayTally()
     void.add_round(result, len(events))
-    assert void.wagers == {} and void.handle_cents == 0 and void.theoretical == 0
-    assert void.rounds == 1
+    assert void.wagers == {"ANTE": 2000, "PROGRESSIVE": 200}
+    assert void.voided == void.wagers and void.accepted_cents("PROGRESSIVE") == 0
+    assert PlayTally.from_payload(void.to_payload()) == void
+    assert tally.merge(void).accepted_cents("PROGRESSIVE") == 200
