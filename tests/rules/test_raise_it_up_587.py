@@ -148,6 +148,24 @@ def test_587_11_f_g_a_fold_forfeits_ante_blind_and_progressive_but_not_six_card_
     assert (chip.outcome, chip.section) == (Outcome.LOSE, "587.8(b)")
 
 
+def test_587_11_f_a_folded_pair_plus_by_reading_and_a_discarded_hand_envied_by_none():
+    """§ 587.11(f) discards a folded hand without a Progressive or Six Card Bonus Wager: its
+    Pair Plus is settled (§ 587.11(i)(1), the default reading) or lost; and its ace, king
+    and queen of hearts, in the discard rack, pays no Envy Bonus to seat 2 (§ 587.1)."""
+    side = {1: {"PAIR_PLUS": 1000}, 2: {"PROGRESSIVE": 100}}
+    hands = {1: "Ah Kh Qh", 2: "2s 2d 5c"}
+    folds = [(1, CHECK, 0), (2, CHECK, 0), (1, CHECK, 0), (2, CHECK, 0), (1, FOLD, 0),
+             (2, PLAY, 1)]  # fmt: skip
+    settlement = settled(a_round(hands, "8h 8c 4d", folds, side=side, **OFFERED))
+    paid = line(settlement, 1, "PAIR_PLUS")
+    assert (paid.outcome, paid.amount_cents, paid.section) == (Outcome.WIN, 40_000, "587.12(a)")
+    assert line(settlement, 2, "PROGRESSIVE_ENVY") is None
+    lost = settled(a_round(hands, "8h 8c 4d", folds, side=side,
+                           **{**OFFERED, "folded_pair_plus": "lost"}))  # fmt: skip
+    assert (line(lost, 1, "PAIR_PLUS").outcome, line(lost, 1, "PAIR_PLUS").section) == (
+        Outcome.LOSE, "587.11(f)")
+
+
 def test_587_11_g_a_folded_progressive_hand_wins_nothing():
     side = {1: {"PROGRESSIVE": 100}}
     events = a_round({1: "7s 7d 7c"}, "2h 4d Qc", [(1, CHECK, 0), (1, CHECK, 0), (1, FOLD, 0)],
