@@ -509,7 +509,7 @@ def _reconcile(
     for name in ("handle_cents", "drop_cents", "win_cents", "theoretical_win_cents",
                  "fills_cents", "credits_cents", "rounds"):  # fmt: skip
         totals[name] = sum(f[name] for f in figures)
-    accepted = {table: tally.wagers.get(PROGRESSIVE_WAGER, 0) for table, tally in tallies.items()}
+    accepted = {table: tally.accepted_cents(PROGRESSIVE_WAGER) for table, tally in tallies.items()}
     meters = reconcile_meters(day, cutoff, started["thresholds"], accepted)
     totals["meter_variances"] = sum(len(meter["variances"]) for meter in meters)
     totals["variances"] += totals["meter_variances"]

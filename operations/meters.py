@@ -16,7 +16,8 @@ Variances, each a finding of the day:
 * ``meter_payout``: a progressive paid other than the meter owed "when it is
   the player's turn to be paid" (§ 555.13(f)), or other than its line;
 * ``meter_contributions``: the progressive wagers the linked tables' rounds
-  accepted that day (the replay's handle) against those credited to the meter.
+  accepted that day (the replay's handle, less what void rounds returned: § 555.14,
+  § 587.13) against those credited to the meter.
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def _variance(kind: str, amount: int, threshold: int, detail: str) -> dict[str, 
 
 def reconcile_meters(day: datetime.date, cutoff: int, thresholds: Mapping[str, Any],
                      accepted: Mapping[str, int]) -> list[dict[str, Any]]:  # fmt: skip
-    """Every meter's day; ``accepted``: each table's progressive handle that day (cents)."""
+    """Every meter's day; ``accepted``: each table's progressive wagers kept that day (cents)."""
     tolerance = int(thresholds.get("meter_tolerance_cents", DEFAULT_TOLERANCE_CENTS))
     stream_ids = meter_stream_ids(cutoff)
     grouped: dict[str, list[RecordedEvent]] = {stream_id: [] for stream_id in stream_ids}

@@ -41,7 +41,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from tables.rules.engine import HOUSE
+from tables.rules.engine import HOUSE, Outcome
 from tables.rules.events import DealerCollected, DealerPaid, WagerReturned
 from tables.rules.house_edge import theoretical_win
 
@@ -70,10 +70,17 @@ class PlayTally:
     returned_cents: int = 0
     theoretical: Fraction = Fraction(0)
     ruleset_id: str = ""
+    #: Of ``wagers``, what void rounds gave back (§ 555.14, § 587.13): placed, so handle,
+    #: but never accepted by a progressive meter.
+    voided: dict[str, int] = field(default_factory=dict)
 
     @property
     def handle_cents(self) -> int:
         return sum(self.wagers.values())
+
+    def accepted_cents(self, wager: str) -> int:
+        """What the rounds accepted of ``wager`` and kept: a void round returned its own."""
+        return self.wagers.get(wager, 0) - self.voided.get(wager, 0)
 
     def add_round(self, result: Any, event_count: int) -> None:
         """Add one replayed round (``tables.rules.replay.ReplayResult``)."""
@@ -113,6 +120,10 @@ class PlayTally:
         self.paid_cents += max(-pot_net, 0)
         for wager, amount in wagers.items():
             self.wagers[str(wager)] = self.wagers.get(str(wager), 0) + amount
+        if result.settlement.voided:
+            for line in result.settlement.lines:
+                if line.outcome is Outcome.RETURNED and line.wager in handle:
+                    self.voided[line.wager] = self.voided.get(line.wager, 0) + line.stake_cents
         options = dict(result.settlement.options_applied)
         self.theoretical += theoretical_win(
             opened.ruleset_id, wagers, options.get("pair_of_tens_middle_bets", ""), options
@@ -128,6 +139,8 @@ class PlayTally:
         self.findings += other.findings
         for wager, amount in other.wagers.items():
             self.wagers[wager] = self.wagers.get(wager, 0) + amount
+        for wager, amount in other.voided.items():
+            self.voided[wager] = self.voided.get(wager, 0) + amount
         self.collected_cents += other.collected_cents
         self.paid_cents += other.paid_cents
         self.returned_cents += other.returned_cents
@@ -147,6 +160,7 @@ class PlayTally:
             # Exact, as "numerator/denominator" cents: rounding happens once, per table.
             "theoretical_win": str(self.theoretical),
             "ruleset_id": self.ruleset_id,
+            "voided": dict(sorted(self.voided.items())),
         }
 
     @classmethod
@@ -161,6 +175,7 @@ class PlayTally:
             returned_cents=payload["returned_cents"],
             theoretical=Fraction(payload["theoretical_win"]),
             ruleset_id=payload["ruleset_id"],
+            voided=dict(payload.get("voided", {})),
         )
 
 

@@ -39,6 +39,8 @@ class TablePlan:
     table_id: str
     ruleset_id: str
     seats: tuple[int, ...] = (1, 2, 3, 4)
+    #: The table's Rules Submission choices its rounds open with (the optional wagers it offers).
+    options: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass
@@ -168,6 +170,8 @@ def _rounds(
             if mistake_percent is not None and ruleset.game == "criss_cross_poker":
                 strategy = {"player": _player(plan.ruleset_id),
                             "mistake_percent": mistake_percent}  # fmt: skip
+            if plan.options:
+                strategy["options"] = dict(plan.options)
             simulated = simulate(rng, ruleset, seats=seats, gaming_day=gaming_day,
                                  dealer_errors=errors, irregularity=irregularity,
                                  **strategy)  # fmt: skip

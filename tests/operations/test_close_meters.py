@@ -7,6 +7,8 @@ and a progressive paid other than the meter owed at the player's turn
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from django.contrib.auth.models import User
 
@@ -17,7 +19,7 @@ from operations.meter_rounds import meter_rounds, record_day
 from progressives import service
 from progressives.models import MeterDay
 from tables.models import DealingMethod, Table, TableDayFigures, Variance
-from tables.rules.progressives.chapters import CARIBBEAN_STUD_555
+from tables.rules.progressives.chapters import CARIBBEAN_STUD_555, RAISE_IT_UP_587
 from tables.rules.progressives.events import MeterConfigured, OddCents, RateBase
 from tables.simulation import TablePlan, simulate_table_days
 from tests.operations.test_close import CREW, DAY, IN_DAY, NEXT_MORNING, PLANS
@@ -158,3 +160,61 @@ def test_a_close_reconciled_before_the_meters_reads_as_version_2_with_none():
 
     stored = {"tables": [], "totals": {"tables": 0, "reconciled": 0, "variances": 0}}
     assert REGISTRY.upcast("close.reconciled", 1, stored) == (2, {**stored, "meters": []})
+
+
+@pytest.fixture
+def riu_tables(casino):
+    from operations.management.commands.demo import declared_tables
+
+    ids = [t[0] for t in declared_tables() if t[1] == "raise_it_up_stud_poker"]
+    for table_id in ids:
+        Table.objects.create(table_id=table_id, pit="2", game="raise_it_up_stud_poker",
+                             ruleset_id="PA-587-2014", min_wager_cents=500,
+                             max_wager_cents=50000,
+                             dealing_method=DealingMethod.MANUAL_SHOE)  # fmt: skip
+    # The demo's shift supervisor configures its meters.
+    supervisor, _ = User.objects.get_or_create(username="supervisor")
+    supervisor.groups.set(User.objects.get(username="shift_supervisor").groups.all())
+    return ids
+
+
+def test_587_13_the_demo_s_raise_it_up_meter_counts_no_void_round_s_progressive(
+        riu_tables, ledger_clock):  # fmt: skip
+    """The demo's second meter (§ 587.12(e)(3): 14 %, $1,000 or more) over its two tables'
+    day, some rounds void (§ 587.13(c), (d), (f): every wager returned, the progressive's
+    too): the close finds the meter credited with exactly what the rounds accepted."""
+    from audit.ledger import read_stream
+    from operations.management.commands.demo import RIU_METER, TABLE_OPTIONS, Command
+    from progressives.streams import folded, meter_stream
+    from tables.models import Round
+    from tables.verification import RoundSelection, iter_round_events, rounds_of, verify_round
+
+    ledger_clock.at = IN_DAY
+    assert RIU_METER in Command()._configure_meters(DAY)
+    state = folded(read_stream(meter_stream(RIU_METER)))
+    config = state.history[-1]
+    assert (config.chapter, config.tables, config.rate) == ("587", tuple(riu_tables),
+                                                            Fraction(14, 100))
+    assert config.rate >= RAISE_IT_UP_587.minimum_rate and state.amount_cents >= 100_000
+    options = TABLE_OPTIONS["raise_it_up_stud_poker"]
+    simulate_table_days([TablePlan(t, "PA-587-2014", options=options) for t in riu_tables], DAY,
+                        rounds_per_table=60, seed=5, crew=CREW, dealer_error_percent=0,
+                        irregularity_percent=25)  # fmt: skip
+    voided = 0
+    for table in riu_tables:
+        selection = RoundSelection(gaming_day=DAY, table_id=table)
+        for stream_id, events in rounds_of(iter_round_events(selection)):
+            result = verify_round(stream_id, events).result
+            assert result is not None
+            final = result.final_state
+            voided += final.void_section is not None and any(
+                "PROGRESSIVE" in seat.wagers for seat in final.seats.values())
+    assert voided, "no void round with a progressive wager: the test would prove nothing"
+    record_day(RIU_METER, DAY, actor=SYSTEM, validated_by="floorperson")
+    ledger_clock.at = NEXT_MORNING
+    close_gaming_day(DAY, requested_by="finance")
+    assert not Variance.objects.filter(table_id=RIU_METER).exists()
+    row = MeterDay.objects.get(meter_id=RIU_METER, gaming_day=DAY)
+    accepted = sum(sum(r.wagers_cents) for r in meter_rounds(DAY, tuple(riu_tables)))
+    assert row.contributions_cents == accepted * 14 // 100 > 0
+    assert Round.objects.filter(table_id__in=riu_tables).count() == 120

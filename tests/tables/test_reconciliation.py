@@ -200,3 +200,28 @@ def test_583_11_e_a_flop_poker_pot_is_neither_handle_nor_the_house_s_chips():
     mispaid = PlayTally()
     mispaid.add_round(replay(over, tuple(Automation)), len(over))
     assert (mispaid.collected_cents, mispaid.paid_cents) == (3000, 2100)
+
+
+def test_555_14_f_a_void_round_s_progressive_wager_is_not_accepted_by_the_meter():
+    """§ 555.14(f): a void round returns every wager, the progressive's too; the close's
+    accepted progressive wagers (the tally's) must not count it, as the meter's
+    contributions do not (``operations.meter_rounds``). Placed, it stays handle."""
+    from tables.rules.engine import Automation
+    from tables.rules.events import IrregularityKind, IrregularityReported
+    from tables.rules.replay import replay
+    from tests.rules.test_caribbean_stud_555 import a_round
+
+    played = a_round({1: "2s 5d 7c 9h Jd", 2: "Qs Qc 2c 4h 3d"}, "Ah Qd Jc 9s 8h",
+                     progressive=(1, 2))  # fmt: skip
+    tally = PlayTally()
+    tally.add_round(replay(played, tuple(Automation)), len(played))
+    assert tally.accepted_cents("PROGRESSIVE") == 200 and tally.voided == {}
+    events = [*played, IrregularityReported(kind=IrregularityKind.SHOE_MALFUNCTION)]
+    result = replay(events, tuple(Automation))
+    assert result.settlement.voided
+    void = PlayTally()
+    void.add_round(result, len(events))
+    assert void.wagers == {"ANTE": 2000, "PROGRESSIVE": 200}
+    assert void.voided == void.wagers and void.accepted_cents("PROGRESSIVE") == 0
+    assert PlayTally.from_payload(void.to_payload()) == void
+    assert tally.merge(void).accepted_cents("PROGRESSIVE") == 200

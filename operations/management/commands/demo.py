@@ -67,8 +67,15 @@ def _deals_cards(table_id: str) -> bool:
 #: start) and when its close runs (after its end, before the next day's play).
 PAST_PLAY_STARTS_AFTER = datetime.timedelta(hours=2)
 PAST_CLOSE_RUNS_AFTER = datetime.timedelta(hours=1)
-#: The demo's progressive meter, linked to both Caribbean Stud tables.
+#: The demo's progressive meters: one linked to both Caribbean Stud tables (§ 555),
+#: one to both Raise It Up Stud Poker tables (§ 587).
 DEMO_METER = "CSP-PROG-1"
+RIU_METER = "RIU-PROG-1"
+#: The optional wagers a game's demo tables offer (their Rules Submission's choices).
+TABLE_OPTIONS = {
+    "raise_it_up_stud_poker": (("pair_plus_table", "A"), ("progressive_offered", True),
+                               ("six_card_bonus_table", "A")),
+}  # fmt: skip
 
 #: How often a simulated player strays from the par sheet's strategy at a
 #: decision (Criss-Cross): enough to be human, little enough that actual and
@@ -345,7 +352,7 @@ class Command(BaseCommand):
             datetime.date(2016, 8, 27): TableDayPlan(inventory_short_cents={"CC-02": 4_000}),
         }
         casino = Casino.current()
-        meter = self._configure_meter(july[0])
+        meters = self._configure_meters(july[0])
         # A progressive paid $25 more than the meter owed, on the first day from the
         # 20th with a progressive payout; a controller off by $12.50 on the 21st.
         wrong_payment_from = datetime.date(2016, 8, 20)
@@ -365,15 +372,17 @@ class Command(BaseCommand):
                     dealer_error_percent=5 if busy else 2, irregularity_percent=2 if busy else 0,
                     rounds_per_commit=20, mistake_percent=PLAYER_MISTAKE_PERCENT,
                 )  # fmt: skip
-            if meter is not None:
+            for meter in meters:
+                planted_here = meter == DEMO_METER
                 with clock.recording_at(end - PAST_CLOSE_RUNS_AFTER):
                     recorded = record_day(
                         meter, day, actor=Actor.system("simulator", source="simulator"),
                         validated_by="floorperson",
-                        wrong_payment_cents=2_500 if day >= wrong_payment_from
+                        wrong_payment_cents=2_500 if planted_here and day >= wrong_payment_from
                         and not wrong_payment_made else 0,
-                        displayed_error_cents=1_250 if day == wrong_display_on else 0)  # fmt: skip
-                wrong_payment_made |= recorded.wrong_payment_made
+                        displayed_error_cents=1_250 if planted_here and day == wrong_display_on
+                        else 0)  # fmt: skip
+                wrong_payment_made |= planted_here and recorded.wrong_payment_made
             with clock.recording_at(end + PAST_CLOSE_RUNS_AFTER) as closed_at:
                 report = close_gaming_day(day, requested_by="supervisor", now=closed_at)
             self.stdout.write(
@@ -425,30 +434,36 @@ class Command(BaseCommand):
                               f"contributed {variance.contributed_cents} "
                               f"(§ {variance.section})")  # fmt: skip
 
-    def _configure_meter(self, first_day) -> str | None:
-        """One progressive meter linked to both Caribbean Stud tables (§ 555.13(d)-(e)):
-        $1 wagers, 70 % of each, $10,000 initial and reset, the straight flush at 10 %."""
+    def _configure_meters(self, first_day) -> list[str]:
+        """A progressive meter linked to both Caribbean Stud tables (§ 555.13(d)-(e)): $1
+        wagers, 70 % of each, $10,000 initial and reset, the straight flush at 10 %; and one
+        linked to both Raise It Up tables (§ 587.12(e)): $1 and $5 wagers, 14 % of each (the
+        least § 587.12(e)(3) allows), $10,000 initial and reset ($1,000 at least)."""
         from audit import clock
         from audit.ledger import Actor
         from casino.models import Casino
         from progressives import service
-        from tables.rules.progressives.chapters import CARIBBEAN_STUD_555
+        from tables.rules.progressives.chapters import CARIBBEAN_STUD_555, RAISE_IT_UP_587
         from tables.rules.progressives.events import MeterConfigured, OddCents, RateBase
 
-        tables = tuple(t[0] for t in declared_tables() if t[1] == "caribbean_stud_poker")
-        if not tables:
-            return None
         supervisor = Actor.from_user(User.objects.get(username="supervisor"), source="demo")
-        with clock.recording_at(Casino.current().gaming_day_bounds(first_day)[0]):
-            service.configure(MeterConfigured(
-                meter_id=DEMO_METER, effective_from=first_day, chapter="555", tables=tables,
-                wager_amounts_cents=(100,), rate_numerator=70, rate_denominator=100,
-                rate_base=RateBase.AMOUNT_WAGERED, initial_cents=1_000_000,
-                reset_cents=1_000_000, schedule=CARIBBEAN_STUD_555.schedule,
-                share_rounding="round_down_to_cent",
-                odd_cents=OddCents.FIRST_IN_PAYMENT_ORDER), actor=supervisor)  # fmt: skip
-        self.stdout.write(f"Configured progressive meter {DEMO_METER} for {', '.join(tables)}.")
-        return DEMO_METER
+        meters = []
+        for meter_id, rules, amounts, rate in ((DEMO_METER, CARIBBEAN_STUD_555, (100,), 70),
+                                               (RIU_METER, RAISE_IT_UP_587, (100, 500), 14)):
+            tables = tuple(t[0] for t in declared_tables() if t[1] == rules.game)
+            if not tables:
+                continue
+            with clock.recording_at(Casino.current().gaming_day_bounds(first_day)[0]):
+                service.configure(MeterConfigured(
+                    meter_id=meter_id, effective_from=first_day, chapter=rules.chapter,
+                    tables=tables, wager_amounts_cents=amounts, rate_numerator=rate,
+                    rate_denominator=100, rate_base=RateBase.AMOUNT_WAGERED,
+                    initial_cents=1_000_000, reset_cents=1_000_000, schedule=rules.schedule,
+                    share_rounding="round_down_to_cent",
+                    odd_cents=OddCents.FIRST_IN_PAYMENT_ORDER), actor=supervisor)  # fmt: skip
+            self.stdout.write(f"Configured progressive meter {meter_id} for {', '.join(tables)}.")
+            meters.append(meter_id)
+        return meters
 
     def _declared_plans(self, day) -> list:
         """The declared games' tables, each under its rule set in force on ``day``."""
@@ -458,7 +473,7 @@ class Command(BaseCommand):
         for table in declared_tables():
             ruleset = in_force(table, day)
             if ruleset is not None:
-                plans.append(TablePlan(table[0], ruleset))
+                plans.append(TablePlan(table[0], ruleset, options=TABLE_OPTIONS.get(table[1], ())))
         return plans
 
     def _open_today(self, today, now) -> None:
