@@ -128,7 +128,7 @@ _SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
 _UPCASTERS = {RECONCILED: {1: lambda payload: {**payload, "meters": []}}}
 #: Optional, and only where there is something to say (a day without is recorded as before
 #: they were added, so its version still means what it meant): ``poker`` on a day with
-#: poker hands, ``funds`` on a day with a Bad Beat count variance.
+#: poker hands, ``funds`` on a day with a Bad Beat fund (a count variance, before issue 12).
 _OPTIONAL = {"poker", "funds"}
 for _name, (_description, _properties) in _SCHEMAS.items():
     _schema = object_schema(_properties, description=_description,
@@ -500,7 +500,7 @@ def _reconcile(
         results.append(reconcile(inputs, started["thresholds"]))
         progress("reconciled", done, len(table_ids))
     figures = [r["figures"] for r in results]
-    funds = _bad_beat_counts(day, cutoff)
+    funds = _bad_beat_funds(day, cutoff, replayed)
     totals = {
         "tables": len(figures),
         "reconciled": sum(f["status"] == RECONCILED for f in figures),
@@ -524,22 +524,53 @@ def _reconcile(
 BAD_BEAT_COUNT = "bad_beat_count"
 
 
-def _bad_beat_counts(day: datetime.date, cutoff: int) -> list[dict[str, Any]]:
-    """Each Bad Beat fund whose box's count of ``day`` differs from its hands'
-    contributions (§ 553.20(d), (e)): any difference is a variance, there is no threshold."""
-    from tables.bad_beat import count_variances
+def _bad_beat_funds(day: datetime.date, cutoff: int,
+                    replayed: dict[str, Any]) -> list[dict[str, Any]]:  # fmt: skip
+    """Each Bad Beat fund's day (§ 553.20): opening, contributions, awards, closing, the
+    box's count and the display, with its variances, none with a threshold: the count
+    against the hands' contributions ((d), (e)), the display against finance's amount and
+    the fund ((h)), an award against the posted shares ((b)(3), (g)), a Bad Beat hand the
+    replay found and nobody verified ((f))."""
+    from tables.bad_beat import (
+        BAD_BEAT_STREAM_KIND,
+        count_variances,
+        counted_cents,
+        fund_history,
+        fund_ids,
+    )
     from tables.reconciliation import dollars
 
+    qualifying: dict[str, list[str]] = {}
+    for hands in replayed.get("poker", {}).values():
+        for fund_id, hand_ids in hands.get("bad_beats", {}).items():
+            qualifying.setdefault(fund_id, []).extend(hand_ids)
+    counts = count_variances(day, upto=cutoff)
     funds = []
-    for fund_id, found in count_variances(day, upto=cutoff).items():
-        detail = (f"§ {found.section}: the Bad Beat box of fund {fund_id} was counted at "
-                  f"{dollars(found.counted_cents)}; the day's hands contributed "
-                  f"{dollars(found.contributed_cents)} "
-                  f"({dollars(found.difference_cents)})")  # fmt: skip
-        variance = {"kind": BAD_BEAT_COUNT, "amount": found.difference_cents, "threshold": 0,
-                    "unit": "cents", "detail": detail}  # fmt: skip
-        funds.append({"fund_id": fund_id, "contributed_cents": found.contributed_cents,
-                      "counted_cents": found.counted_cents, "variances": [variance]})  # fmt: skip
+    for fund_id in sorted(set(fund_ids(cutoff)) | set(counts)):
+        (found,) = fund_history(fund_id, day, day, upto=cutoff,
+                                qualifying={day: sorted(qualifying.get(fund_id, []))})
+        variances = []
+        count = counts.get(fund_id)
+        if count is not None:
+            detail = (f"§ {count.section}: the Bad Beat box of fund {fund_id} was counted at "
+                      f"{dollars(count.counted_cents)}; the day's hands contributed "
+                      f"{dollars(count.contributed_cents)} "
+                      f"({dollars(count.difference_cents)})")  # fmt: skip
+            variances.append({"kind": BAD_BEAT_COUNT, "amount": count.difference_cents,
+                              "threshold": 0, "unit": "cents", "detail": detail})  # fmt: skip
+        variances += [{"kind": v.kind, "amount": v.amount_cents, "threshold": 0, "unit": "cents",
+                       "detail": "; ".join(v.details)[:2000]} for v in found.variances]  # fmt: skip
+        if not variances and not (found.opening_cents or found.closing_cents
+                                  or found.contributions_cents or found.awards):  # fmt: skip
+            continue  # a fund with nothing that day, and nothing owed
+        counted = counted_cents(read_stream(f"{BAD_BEAT_STREAM_KIND}:{fund_id}"), day, cutoff)
+        funds.append({
+            "fund_id": fund_id, "opening_cents": found.opening_cents,
+            "contributed_cents": found.contributions_cents, "counted_cents": counted,
+            "awards_cents": found.awards_cents, "awards": found.awards,
+            "closing_cents": found.closing_cents, "displayed_cents": found.displayed_cents,
+            "pending": list(found.pending), "variances": variances,
+        })  # fmt: skip
     return funds
 
 

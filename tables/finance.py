@@ -69,6 +69,9 @@ VARIANCE_KINDS = {
     "not_opened": "not opened",
     "no_count": "no verified count",
     "bad_beat_count": "Bad Beat count vs contributions",
+    "bad_beat_display": "Bad Beat display vs finance",
+    "bad_beat_award": "Bad Beat award",
+    "bad_beat_unverified": "Bad Beat hand unverified",
 }
 CSV_COLUMNS = [
     "row", "gaming_day", "table_id", "pit", "game", "status", "rounds",
@@ -303,9 +306,9 @@ def variance_lines(variances: Iterable[Variance]) -> list[VarianceLine]:
 
 
 def _variance_url(variance: Variance) -> str:
-    """Where a variance's line leads: its table's day; a Bad Beat fund's count, which has
-    no table day, to the variance itself."""
-    if variance.kind == "bad_beat_count":
+    """Where a variance's line leads: its table's day; a Bad Beat fund's, which has no
+    table day, to the variance itself."""
+    if variance.kind.startswith("bad_beat_"):
         return reverse("finance-variance", args=[variance.gaming_day.isoformat(),
                                                  variance.table_id, variance.kind])  # fmt: skip
     return table_day_url(variance.gaming_day, variance.table_id) + "#variances"
