@@ -32,6 +32,8 @@ urlpatterns = [
     path("admin/finance/<str:day>/win-report.pdf", finance.finance_pdf, name="finance-pdf"),
     path("admin/finance/<str:day>/progressive-liability.csv", progressives_views.meters_csv,
          name="finance-meters-csv"),
+    path("admin/finance/<str:day>/bad-beat-funds.csv", bad_beat_views.bad_beat_csv,
+         name="finance-bad-beat-csv"),
     path("admin/finance/<str:day>/<slug:table_id>/variance/<slug:kind>/",
          finance_drill.finance_variance, name="finance-variance"),
     path("admin/finance/<str:day>/<slug:table_id>/", finance.finance_table_day,

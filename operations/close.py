@@ -653,6 +653,7 @@ def _apply_closes(batch: list[RecordedEvent]) -> None:
                     for variance in fund["variances"]
                 )  # fmt: skip
                 _meter_rows(day, reconciled)
+                _fund_rows(day, reconciled)
         if SEALED in stages:
             row.seal_hash = stages[SEALED].payload["seal_hash"]
         if EXPORTED in stages:
@@ -683,9 +684,29 @@ def _meter_rows(day: datetime.date, reconciled: RecordedEvent) -> None:
     )  # fmt: skip
 
 
-def _clear_closes() -> None:
-    from tables.models import TableDayFigures, Variance
+def _fund_rows(day: datetime.date, reconciled: RecordedEvent) -> None:
+    """The Bad Beat funds' days (their variances are written with the tables')."""
+    from tables.models import BadBeatFundDay
 
+    BadBeatFundDay.objects.filter(gaming_day=day).delete()
+    BadBeatFundDay.objects.bulk_create(
+        BadBeatFundDay(
+            fund_id=fund["fund_id"], gaming_day=day, opening_cents=fund["opening_cents"],
+            contributions_cents=fund["contributed_cents"], counted_cents=fund["counted_cents"],
+            awards_cents=fund["awards_cents"], awards=fund["awards"],
+            closing_cents=fund["closing_cents"], displayed_cents=fund["displayed_cents"],
+            pending=fund["pending"], variances=len(fund["variances"]),
+            computed_at_position=reconciled.position,
+        )
+        # A close of before issue 12 listed only a fund's count variance, no figures.
+        for fund in reconciled.payload.get("funds", ()) if "closing_cents" in fund
+    )  # fmt: skip
+
+
+def _clear_closes() -> None:
+    from tables.models import BadBeatFundDay, TableDayFigures, Variance
+
+    BadBeatFundDay.objects.all().delete()
     MeterDay.objects.all().delete()
     DayClose.objects.all().delete()
     TableDayFigures.objects.all().delete()
@@ -693,11 +714,12 @@ def _clear_closes() -> None:
 
 
 def _read_models() -> tuple[ReadModel, ...]:
-    from tables.models import TableDayFigures, Variance
+    from tables.models import BadBeatFundDay, TableDayFigures, Variance
 
     return (ReadModel(DayClose), ReadModel(TableDayFigures, key=("table_id", "gaming_day")),
             ReadModel(Variance, key=("table_id", "gaming_day", "kind")),
-            ReadModel(MeterDay, key=("meter_id", "gaming_day")))  # fmt: skip
+            ReadModel(MeterDay, key=("meter_id", "gaming_day")),
+            ReadModel(BadBeatFundDay, key=("fund_id", "gaming_day")))  # fmt: skip
 
 
 def _close_streams(day: datetime.date) -> list[str]:

@@ -38,6 +38,7 @@ from audit.ledger import versions_at
 from audit.records import roles_of
 from casino.models import Casino, DayClose, DayCloseStatus, current_gaming_day
 from casino.roles import Role
+from tables.bad_beat_finance import fund_lines
 from tables.drift import close_differences, notice
 from tables.formatting import dollars
 from tables.models import (
@@ -346,6 +347,8 @@ class DayReport:
     periods: list[Period]
     variances: list[VarianceLine]
     month: list[DayClose] = field(default_factory=list)
+    #: The Bad Beat funds' lines (``tables.bad_beat_finance.FundLine``).
+    funds: list[Any] = field(default_factory=list)
 
     @property
     def day(self) -> datetime.date:
@@ -389,6 +392,7 @@ def day_report(day: datetime.date) -> DayReport:
         variances=variance_lines(Variance.objects.filter(gaming_day=day)
                                  .order_by("table_id", "kind")),
         month=list(month),
+        funds=fund_lines(day),
     )  # fmt: skip
 
 

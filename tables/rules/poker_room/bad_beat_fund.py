@@ -226,8 +226,8 @@ def fund_days(
     displayed: int | None = None
     days: list[FundDay] = []
     index = 0
-    day = first
-    # Entries of days before ``first`` only build the opening state.
+    # Days before ``first`` are folded too, only to open ``first`` as they closed.
+    day = min(first, entries[0].gaming_day) if entries else first
     while day <= last:
         opening = balance
         contributed = awarded = count = 0
@@ -285,8 +285,9 @@ def fund_days(
                          tuple(detail for _, detail in parts))
             for kind, (section, parts) in sorted(found.items())
         )  # fmt: skip
-        days.append(FundDay(day, opening, contributed, awarded, count, balance, displayed,
-                            tuple(sorted(pending)), variances))  # fmt: skip
+        if day >= first:
+            days.append(FundDay(day, opening, contributed, awarded, count, balance, displayed,
+                                tuple(sorted(pending)), variances))  # fmt: skip
         day += datetime.timedelta(days=1)
     return days
 
