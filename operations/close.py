@@ -47,6 +47,7 @@ import contextlib
 import datetime
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -109,7 +110,7 @@ _SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
                "the day's poker hands per table: rake and Bad Beat contributions taken "
                "and required.",
                {"rounds": _COUNT, "events": _COUNT, "findings": _OBJECT, "refused": _TABLES,
-                "tables": _OBJECT, "poker": _OBJECT}),
+                "tables": _OBJECT, "poker": _OBJECT, "time_charges": _OBJECT}),
     RECONCILED: ("Each table's win and hold from the count, beside the ledger's figures and "
                  "the theoretical win, and each progressive meter's day against its "
                  "controller, with the variances above the thresholds; each Bad Beat fund "
@@ -128,8 +129,9 @@ _SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
 _UPCASTERS = {RECONCILED: {1: lambda payload: {**payload, "meters": []}}}
 #: Optional, and only where there is something to say (a day without is recorded as before
 #: they were added, so its version still means what it meant): ``poker`` on a day with
-#: poker hands, ``funds`` on a day with a Bad Beat fund (a count variance, before issue 12).
-_OPTIONAL = {"poker", "funds"}
+#: poker hands, ``funds`` on a day with a Bad Beat fund (a count variance, before issue 12),
+#: ``time_charges`` on a day a poker table took time charges (§ 553.15(b)(3)).
+_OPTIONAL = {"poker", "funds", "time_charges"}
 for _name, (_description, _properties) in _SCHEMAS.items():
     _schema = object_schema(_properties, description=_description,
                             required=[k for k in _properties if k not in _OPTIONAL])  # fmt: skip
@@ -314,7 +316,7 @@ def _close(
         if REPLAYED not in recorded:
             read = _read(day, cutoff, progress, True, workers)
             assert read.tally is not None
-            record(REPLAYED, read.tally.payload())
+            record(REPLAYED, _with_time_charges(read.tally.payload(), day, cutoff))
         if RECONCILED not in recorded:
             record(RECONCILED, _reconcile(day, recorded[STARTED].payload,
                                           recorded[REPLAYED].payload, progress))  # fmt: skip
@@ -429,6 +431,22 @@ def _read(day: datetime.date, cutoff: int, progress: Progress, replay: bool,
     return read
 
 
+def _with_time_charges(payload: dict[str, Any], day: datetime.date,
+                       cutoff: int) -> dict[str, Any]:  # fmt: skip
+    """The replay's figures with each poker table's time charges of the day judged against
+    its posted schedule (§ 553.15(b)(3)), their findings counted with the hands'."""
+    from tables.time_charges import charge_days
+
+    charges = charge_days(day, cutoff)
+    if not charges:
+        return payload
+    findings = dict(payload["findings"])
+    for table in charges.values():
+        for key, count in table["findings"].items():
+            findings[key] = findings.get(key, 0) + count
+    return {**payload, "findings": findings, "time_charges": charges}
+
+
 # --- 3. reconciliation ------------------------------------------------------------------
 
 
@@ -457,6 +475,11 @@ def _reconcile(
     for table_id, hands in replayed.get("poker", {}).items():
         # A poker table's revenue is the rake (§ 553.15), never the pots.
         play = HandTally.from_payload(hands).play()
+        tallies[table_id] = tallies[table_id].merge(play) if table_id in tallies else play
+    for table_id, charges in replayed.get("time_charges", {}).items():
+        # ... and the time charges the posted schedule required (§ 553.15(b)(3)).
+        play = PlayTally(findings=sum(charges["findings"].values()),
+                         theoretical=Fraction(charges["required_cents"]))  # fmt: skip
         tallies[table_id] = tallies[table_id].merge(play) if table_id in tallies else play
     table_ids = sorted(set(started["tables"]) | set(tallies))
     configured = {t.table_id: t for t in Table.objects.filter(table_id__in=table_ids)}
