@@ -179,3 +179,30 @@ def adjust_display(fund_id: str, day: datetime.date, *, finance: str, floorperso
     append(f"{BAD_BEAT_STREAM_KIND}:{fund_id}", [NewEvent(DISPLAY_ADJUSTED, payload)],
            expected_version=None, actor=Actor.system("simulator", source="simulator"))  # fmt: skip
     return int(today.closing_cents)
+
+
+def charge_time(table_id: str, day: datetime.date, start: datetime.datetime, *, periods: int,
+                seats: tuple[int, ...], dealer: str, floorperson: str,
+                ruleset_id: str = "PA-553-TIME-TABLE-20", limits: tuple[int, int] = (500, 1_000),
+                ) -> int:  # fmt: skip
+    """Record ``periods`` time charges at ``table_id`` from ``start``, each as the posted
+    schedule requires and verified by ``floorperson`` (§ 553.15(b)(3)); returns the cents."""
+    from tables.rules.poker_room.rulesets import time_charge_ruleset
+    from tables.time_charges import ASSESSED, VERIFIED, time_charge_stream_id
+
+    rules = time_charge_ruleset(ruleset_id)
+    charge = rules.charge(*limits)
+    assert charge is not None, f"{ruleset_id} posts no fee for {limits}"
+    events = []
+    for period in range(periods):
+        moment = (start + period * datetime.timedelta(minutes=rules.period_minutes)).isoformat()
+        amount = charge.due_cents(seated=len(seats))
+        events += [NewEvent(ASSESSED, {"ruleset_id": ruleset_id, "period_start": moment,
+                                       "min_wager_cents": limits[0], "max_wager_cents": limits[1],
+                                       "seats": list(seats), "amount_cents": amount,
+                                       "dealer": dealer}),
+                   NewEvent(VERIFIED, {"period_start": moment, "amount_cents": amount,
+                                       "verified_by": floorperson})]  # fmt: skip
+    append(time_charge_stream_id(table_id, day), events, expected_version=None,
+           actor=Actor.system("simulator", source="simulator"))  # fmt: skip
+    return sum(e.payload["amount_cents"] for e in events if e.event_type == ASSESSED)
