@@ -103,12 +103,22 @@ def test_553_20_d_h_a_box_and_a_display_that_match_the_fund_are_no_variance(
     assert fund["closing_cents"] == fund["displayed_cents"] == displayed == counted
 
 
-def test_553_20_h_a_display_never_adjusted_is_a_variance_of_the_close(poker_day):
+def test_553_20_h_a_display_never_adjusted_is_a_variance_of_the_close(
+    poker_day, role_users, client
+):
+    from casino.roles import Role
     from tables.models import Variance
 
     close_gaming_day(DAY, requested_by="finance", force=True)
     variance = Variance.objects.get(gaming_day=DAY, kind="bad_beat_display")
     assert variance.table_id == "BB-HOLDEM" and "§ 553.20(h)" in variance.detail
+    role_users[Role.FINANCE].is_staff = True
+    role_users[Role.FINANCE].save()
+    client.force_login(role_users[Role.FINANCE])
+    url = f"/admin/finance/{DAY.isoformat()}/BB-HOLDEM/variance/bad_beat_display/"
+    assert url in client.get(f"/admin/finance/{DAY.isoformat()}/").content.decode()
+    page = client.get(url)
+    assert page.status_code == 200 and "Bad Beat display vs finance" in page.content.decode()
 
 
 def test_553_20_f_a_bad_beat_the_close_s_replay_finds_unverified_is_a_variance(

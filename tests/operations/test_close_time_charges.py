@@ -96,3 +96,17 @@ def test_553_15_a_poker_revenue_is_the_rake_and_the_time_charges_never_the_pots(
 
 def test_the_day_s_seal_covers_its_time_charge_streams(charged_day):
     assert {STREAM, time_charge_stream_id("PK-TC-01", DAY)} <= set(streams_of_day(DAY))
+
+
+def test_553_15_b_3_manage_py_replay_judges_the_day_s_time_charges(role_users):
+    import io
+
+    from django.core.management import call_command
+
+    _post(_assessed(0, 1_200), _verified(0, 1_200), _assessed(1, 900))
+    out = io.StringIO()
+    call_command("replay", "--gaming-day", DAY.isoformat(), "--no-progress", stdout=out)
+    text = out.getvalue()
+    assert "Time charges at PK-HE-01: 2 periods, 21.00 collected, 24.00 required" in text
+    assert "WRONG_TIME_CHARGE § 553.15(b)(3)(i)" in text
+    assert "UNVERIFIED_TIME_CHARGE § 553.15(b)(3)(v)" in text
