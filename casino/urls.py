@@ -3,7 +3,16 @@ from django.urls import include, path
 
 from casino import permission_changes, second_factor
 from progressives import views as progressives_views
-from tables import actions, api, drift, finance, finance_drill, floor, poker_viewer
+from tables import (
+    actions,
+    api,
+    bad_beat_views,
+    drift,
+    finance,
+    finance_drill,
+    floor,
+    poker_viewer,
+)
 
 admin.site.site_header = "Pitboss"
 admin.site.site_title = "Pitboss"
@@ -23,11 +32,15 @@ urlpatterns = [
     path("admin/finance/<str:day>/win-report.pdf", finance.finance_pdf, name="finance-pdf"),
     path("admin/finance/<str:day>/progressive-liability.csv", progressives_views.meters_csv,
          name="finance-meters-csv"),
+    path("admin/finance/<str:day>/bad-beat-funds.csv", bad_beat_views.bad_beat_csv,
+         name="finance-bad-beat-csv"),
     path("admin/finance/<str:day>/<slug:table_id>/variance/<slug:kind>/",
          finance_drill.finance_variance, name="finance-variance"),
     path("admin/finance/<str:day>/<slug:table_id>/", finance.finance_table_day,
          name="finance-table-day"),
     path("admin/poker-hands/<str:hand_id>/", poker_viewer.poker_hand, name="poker-hand"),
+    path("admin/bad-beat-funds/<slug:fund_id>/", bad_beat_views.bad_beat_fund,
+         name="bad-beat-fund"),
     path("admin/read-model-check/<int:position>/", drift.differences,
          name="projection-differences"),
     path("admin/second-factor/", second_factor.enrol, name="second-factor-enrol"),

@@ -47,6 +47,7 @@ import contextlib
 import datetime
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -109,7 +110,7 @@ _SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
                "the day's poker hands per table: rake and Bad Beat contributions taken "
                "and required.",
                {"rounds": _COUNT, "events": _COUNT, "findings": _OBJECT, "refused": _TABLES,
-                "tables": _OBJECT, "poker": _OBJECT}),
+                "tables": _OBJECT, "poker": _OBJECT, "time_charges": _OBJECT}),
     RECONCILED: ("Each table's win and hold from the count, beside the ledger's figures and "
                  "the theoretical win, and each progressive meter's day against its "
                  "controller, with the variances above the thresholds; each Bad Beat fund "
@@ -128,8 +129,9 @@ _SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
 _UPCASTERS = {RECONCILED: {1: lambda payload: {**payload, "meters": []}}}
 #: Optional, and only where there is something to say (a day without is recorded as before
 #: they were added, so its version still means what it meant): ``poker`` on a day with
-#: poker hands, ``funds`` on a day with a Bad Beat count variance.
-_OPTIONAL = {"poker", "funds"}
+#: poker hands, ``funds`` on a day with a Bad Beat fund (a count variance, before issue 12),
+#: ``time_charges`` on a day a poker table took time charges (§ 553.15(b)(3)).
+_OPTIONAL = {"poker", "funds", "time_charges"}
 for _name, (_description, _properties) in _SCHEMAS.items():
     _schema = object_schema(_properties, description=_description,
                             required=[k for k in _properties if k not in _OPTIONAL])  # fmt: skip
@@ -314,7 +316,7 @@ def _close(
         if REPLAYED not in recorded:
             read = _read(day, cutoff, progress, True, workers)
             assert read.tally is not None
-            record(REPLAYED, read.tally.payload())
+            record(REPLAYED, _with_time_charges(read.tally.payload(), day, cutoff))
         if RECONCILED not in recorded:
             record(RECONCILED, _reconcile(day, recorded[STARTED].payload,
                                           recorded[REPLAYED].payload, progress))  # fmt: skip
@@ -429,6 +431,22 @@ def _read(day: datetime.date, cutoff: int, progress: Progress, replay: bool,
     return read
 
 
+def _with_time_charges(payload: dict[str, Any], day: datetime.date,
+                       cutoff: int) -> dict[str, Any]:  # fmt: skip
+    """The replay's figures with each poker table's time charges of the day judged against
+    its posted schedule (§ 553.15(b)(3)), their findings counted with the hands'."""
+    from tables.time_charges import charge_days
+
+    charges = charge_days(day, cutoff)
+    if not charges:
+        return payload
+    findings = dict(payload["findings"])
+    for table in charges.values():
+        for key, count in table["findings"].items():
+            findings[key] = findings.get(key, 0) + count
+    return {**payload, "findings": findings, "time_charges": charges}
+
+
 # --- 3. reconciliation ------------------------------------------------------------------
 
 
@@ -457,6 +475,11 @@ def _reconcile(
     for table_id, hands in replayed.get("poker", {}).items():
         # A poker table's revenue is the rake (§ 553.15), never the pots.
         play = HandTally.from_payload(hands).play()
+        tallies[table_id] = tallies[table_id].merge(play) if table_id in tallies else play
+    for table_id, charges in replayed.get("time_charges", {}).items():
+        # ... and the time charges the posted schedule required (§ 553.15(b)(3)).
+        play = PlayTally(findings=sum(charges["findings"].values()),
+                         theoretical=Fraction(charges["required_cents"]))  # fmt: skip
         tallies[table_id] = tallies[table_id].merge(play) if table_id in tallies else play
     table_ids = sorted(set(started["tables"]) | set(tallies))
     configured = {t.table_id: t for t in Table.objects.filter(table_id__in=table_ids)}
@@ -500,7 +523,7 @@ def _reconcile(
         results.append(reconcile(inputs, started["thresholds"]))
         progress("reconciled", done, len(table_ids))
     figures = [r["figures"] for r in results]
-    funds = _bad_beat_counts(day, cutoff)
+    funds = _bad_beat_funds(day, cutoff, replayed)
     totals = {
         "tables": len(figures),
         "reconciled": sum(f["status"] == RECONCILED for f in figures),
@@ -524,22 +547,53 @@ def _reconcile(
 BAD_BEAT_COUNT = "bad_beat_count"
 
 
-def _bad_beat_counts(day: datetime.date, cutoff: int) -> list[dict[str, Any]]:
-    """Each Bad Beat fund whose box's count of ``day`` differs from its hands'
-    contributions (§ 553.20(d), (e)): any difference is a variance, there is no threshold."""
-    from tables.bad_beat import count_variances
+def _bad_beat_funds(day: datetime.date, cutoff: int,
+                    replayed: dict[str, Any]) -> list[dict[str, Any]]:  # fmt: skip
+    """Each Bad Beat fund's day (§ 553.20): opening, contributions, awards, closing, the
+    box's count and the display, with its variances, none with a threshold: the count
+    against the hands' contributions ((d), (e)), the display against finance's amount and
+    the fund ((h)), an award against the posted shares ((b)(3), (g)), a Bad Beat hand the
+    replay found and nobody verified ((f))."""
+    from tables.bad_beat import (
+        BAD_BEAT_STREAM_KIND,
+        count_variances,
+        counted_cents,
+        fund_history,
+        fund_ids,
+    )
     from tables.reconciliation import dollars
 
+    qualifying: dict[str, list[str]] = {}
+    for hands in replayed.get("poker", {}).values():
+        for fund_id, hand_ids in hands.get("bad_beats", {}).items():
+            qualifying.setdefault(fund_id, []).extend(hand_ids)
+    counts = count_variances(day, upto=cutoff)
     funds = []
-    for fund_id, found in count_variances(day, upto=cutoff).items():
-        detail = (f"§ {found.section}: the Bad Beat box of fund {fund_id} was counted at "
-                  f"{dollars(found.counted_cents)}; the day's hands contributed "
-                  f"{dollars(found.contributed_cents)} "
-                  f"({dollars(found.difference_cents)})")  # fmt: skip
-        variance = {"kind": BAD_BEAT_COUNT, "amount": found.difference_cents, "threshold": 0,
-                    "unit": "cents", "detail": detail}  # fmt: skip
-        funds.append({"fund_id": fund_id, "contributed_cents": found.contributed_cents,
-                      "counted_cents": found.counted_cents, "variances": [variance]})  # fmt: skip
+    for fund_id in sorted(set(fund_ids(cutoff)) | set(counts)):
+        (found,) = fund_history(fund_id, day, day, upto=cutoff,
+                                qualifying={day: sorted(qualifying.get(fund_id, []))})
+        variances = []
+        count = counts.get(fund_id)
+        if count is not None:
+            detail = (f"§ {count.section}: the Bad Beat box of fund {fund_id} was counted at "
+                      f"{dollars(count.counted_cents)}; the day's hands contributed "
+                      f"{dollars(count.contributed_cents)} "
+                      f"({dollars(count.difference_cents)})")  # fmt: skip
+            variances.append({"kind": BAD_BEAT_COUNT, "amount": count.difference_cents,
+                              "threshold": 0, "unit": "cents", "detail": detail})  # fmt: skip
+        variances += [{"kind": v.kind, "amount": v.amount_cents, "threshold": 0, "unit": "cents",
+                       "detail": "; ".join(v.details)[:2000]} for v in found.variances]  # fmt: skip
+        if not variances and not (found.opening_cents or found.closing_cents
+                                  or found.contributions_cents or found.awards):  # fmt: skip
+            continue  # a fund with nothing that day, and nothing owed
+        counted = counted_cents(read_stream(f"{BAD_BEAT_STREAM_KIND}:{fund_id}"), day, cutoff)
+        funds.append({
+            "fund_id": fund_id, "opening_cents": found.opening_cents,
+            "contributed_cents": found.contributions_cents, "counted_cents": counted,
+            "awards_cents": found.awards_cents, "awards": found.awards,
+            "closing_cents": found.closing_cents, "displayed_cents": found.displayed_cents,
+            "pending": list(found.pending), "variances": variances,
+        })  # fmt: skip
     return funds
 
 
@@ -622,6 +676,7 @@ def _apply_closes(batch: list[RecordedEvent]) -> None:
                     for variance in fund["variances"]
                 )  # fmt: skip
                 _meter_rows(day, reconciled)
+                _fund_rows(day, reconciled)
         if SEALED in stages:
             row.seal_hash = stages[SEALED].payload["seal_hash"]
         if EXPORTED in stages:
@@ -652,9 +707,29 @@ def _meter_rows(day: datetime.date, reconciled: RecordedEvent) -> None:
     )  # fmt: skip
 
 
-def _clear_closes() -> None:
-    from tables.models import TableDayFigures, Variance
+def _fund_rows(day: datetime.date, reconciled: RecordedEvent) -> None:
+    """The Bad Beat funds' days (their variances are written with the tables')."""
+    from tables.models import BadBeatFundDay
 
+    BadBeatFundDay.objects.filter(gaming_day=day).delete()
+    BadBeatFundDay.objects.bulk_create(
+        BadBeatFundDay(
+            fund_id=fund["fund_id"], gaming_day=day, opening_cents=fund["opening_cents"],
+            contributions_cents=fund["contributed_cents"], counted_cents=fund["counted_cents"],
+            awards_cents=fund["awards_cents"], awards=fund["awards"],
+            closing_cents=fund["closing_cents"], displayed_cents=fund["displayed_cents"],
+            pending=fund["pending"], variances=len(fund["variances"]),
+            computed_at_position=reconciled.position,
+        )
+        # A close of before issue 12 listed only a fund's count variance, no figures.
+        for fund in reconciled.payload.get("funds", ()) if "closing_cents" in fund
+    )  # fmt: skip
+
+
+def _clear_closes() -> None:
+    from tables.models import BadBeatFundDay, TableDayFigures, Variance
+
+    BadBeatFundDay.objects.all().delete()
     MeterDay.objects.all().delete()
     DayClose.objects.all().delete()
     TableDayFigures.objects.all().delete()
@@ -662,11 +737,12 @@ def _clear_closes() -> None:
 
 
 def _read_models() -> tuple[ReadModel, ...]:
-    from tables.models import TableDayFigures, Variance
+    from tables.models import BadBeatFundDay, TableDayFigures, Variance
 
     return (ReadModel(DayClose), ReadModel(TableDayFigures, key=("table_id", "gaming_day")),
             ReadModel(Variance, key=("table_id", "gaming_day", "kind")),
-            ReadModel(MeterDay, key=("meter_id", "gaming_day")))  # fmt: skip
+            ReadModel(MeterDay, key=("meter_id", "gaming_day")),
+            ReadModel(BadBeatFundDay, key=("fund_id", "gaming_day")))  # fmt: skip
 
 
 def _close_streams(day: datetime.date) -> list[str]:

@@ -26,6 +26,7 @@ class TablesConfig(AppConfig):
             reviews,
             round_events,
             table_day,
+            time_charges,
             training,
             variance_reviews,
         )

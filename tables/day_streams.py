@@ -1,6 +1,7 @@
 """Which ledger streams belong to a gaming day (registered with the ledger,
-``audit.providers``): the table days and counts name their day in their
-stream id (``table:<table>:<day>``, ``count:<table>:<day>``), the rounds, poker
+``audit.providers``): the table days, counts and time charges name their day in
+their stream id (``table:<table>:<day>``, ``count:<table>:<day>``,
+``timecharge:<table>:<day>``), the rounds, poker
 hands and slips in their opening event's ``gaming_day``. A day's seal covers these
 streams up to the close's cutoff, whenever their events were recorded.
 Everything is read from the ledger itself, never from a read model."""
@@ -21,10 +22,11 @@ from tables.table_day import (
     SLIP_STREAM_KIND,
     TABLE_STREAM_KIND,
 )
+from tables.time_charges import TIME_CHARGE_KIND
 from tables.verification import RoundSelection
 
 #: Kinds whose stream id ends with ``:<gaming day>``.
-_KEYED = (TABLE_STREAM_KIND, COUNT_STREAM_KIND)
+_KEYED = (TABLE_STREAM_KIND, COUNT_STREAM_KIND, TIME_CHARGE_KIND)
 #: Kinds whose first event names the gaming day, and that event's types.
 _OPENED = {ROUND_STREAM_KIND: ("round.opened",), POKER_HAND_STREAM_KIND: ("poker.hand_opened",),
            SLIP_STREAM_KIND: (FILL_REQUESTED, CREDIT_REQUESTED)}  # fmt: skip

@@ -9,6 +9,7 @@ from django.db.models import Q
 
 from audit.providers import ExportFile, register_export_file
 from tables.models import (
+    BadBeatFundDay,
     ComplianceFinding,
     Deck,
     DiceSet,
@@ -46,5 +47,7 @@ for _file in (
                TableDayFigures.objects.filter(gaming_day=day).order_by("table_id")),
     ExportFile("variances.csv", lambda day, start, end:
                Variance.objects.filter(gaming_day=day).order_by("table_id", "kind")),
+    ExportFile("bad_beat_funds.csv", lambda day, start, end:
+               BadBeatFundDay.objects.filter(gaming_day=day).order_by("fund_id")),
 ):  # fmt: skip
     register_export_file(_file)

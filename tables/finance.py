@@ -38,6 +38,7 @@ from audit.ledger import versions_at
 from audit.records import roles_of
 from casino.models import Casino, DayClose, DayCloseStatus, current_gaming_day
 from casino.roles import Role
+from tables.bad_beat_finance import fund_lines
 from tables.drift import close_differences, notice
 from tables.formatting import dollars
 from tables.models import (
@@ -69,6 +70,9 @@ VARIANCE_KINDS = {
     "not_opened": "not opened",
     "no_count": "no verified count",
     "bad_beat_count": "Bad Beat count vs contributions",
+    "bad_beat_display": "Bad Beat display vs finance",
+    "bad_beat_award": "Bad Beat award",
+    "bad_beat_unverified": "Bad Beat hand unverified",
 }
 CSV_COLUMNS = [
     "row", "gaming_day", "table_id", "pit", "game", "status", "rounds",
@@ -303,9 +307,9 @@ def variance_lines(variances: Iterable[Variance]) -> list[VarianceLine]:
 
 
 def _variance_url(variance: Variance) -> str:
-    """Where a variance's line leads: its table's day; a Bad Beat fund's count, which has
-    no table day, to the variance itself."""
-    if variance.kind == "bad_beat_count":
+    """Where a variance's line leads: its table's day; a Bad Beat fund's, which has no
+    table day, to the variance itself."""
+    if variance.kind.startswith("bad_beat_"):
         return reverse("finance-variance", args=[variance.gaming_day.isoformat(),
                                                  variance.table_id, variance.kind])  # fmt: skip
     return table_day_url(variance.gaming_day, variance.table_id) + "#variances"
@@ -343,6 +347,8 @@ class DayReport:
     periods: list[Period]
     variances: list[VarianceLine]
     month: list[DayClose] = field(default_factory=list)
+    #: The Bad Beat funds' lines (``tables.bad_beat_finance.FundLine``).
+    funds: list[Any] = field(default_factory=list)
 
     @property
     def day(self) -> datetime.date:
@@ -386,6 +392,7 @@ def day_report(day: datetime.date) -> DayReport:
         variances=variance_lines(Variance.objects.filter(gaming_day=day)
                                  .order_by("table_id", "kind")),
         month=list(month),
+        funds=fund_lines(day),
     )  # fmt: skip
 
 

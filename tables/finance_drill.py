@@ -91,10 +91,11 @@ def evidence_of(event: RecordedEvent) -> Evidence:
 def explaining_events(variance: Variance) -> list[Evidence]:
     """The events of the variance's table day that explain it, in ledger order."""
     day, table_id = variance.gaming_day, variance.table_id
-    if variance.kind == "bad_beat_count":  # the fund's counts of the day (§ 553.20(d), (e))
+    if variance.kind.startswith("bad_beat_"):  # the fund's events of the day (§ 553.20)
         from tables.bad_beat import BAD_BEAT_STREAM_KIND
 
-        return [dataclasses.replace(evidence_of(e), amount_cents=e.payload["amount_cents"])
+        return [dataclasses.replace(evidence_of(e), amount_cents=e.payload.get(
+                    "amount_cents", e.payload.get("finance_cents")))
                 for e in read_stream(f"{BAD_BEAT_STREAM_KIND}:{table_id}")
                 if e.payload.get("gaming_day") == day.isoformat()]  # fmt: skip
     prefixes = EXPLAINED_BY.get(variance.kind)

@@ -479,6 +479,36 @@ class Variance(models.Model):
         return f"{self.kind} {self.table_id} {self.gaming_day}"
 
 
+class BadBeatFundDay(models.Model):
+    """One Bad Beat fund's gaming day as the close reconciled it (§ 553.20): opening +
+    contributions − awards = closing, the box's count and the display; what finance
+    reports (``tables.bad_beat_finance``). Written by the close's projection from its
+    ``close.reconciled`` event."""
+
+    fund_id = models.CharField(max_length=50)
+    gaming_day = models.DateField()
+    opening_cents = models.BigIntegerField()
+    contributions_cents = models.BigIntegerField()
+    #: The box's count (the cage's verified amount where there is one), None if not counted.
+    counted_cents = models.BigIntegerField(null=True)
+    awards_cents = models.BigIntegerField()
+    awards = models.PositiveIntegerField()
+    closing_cents = models.BigIntegerField()
+    displayed_cents = models.BigIntegerField(null=True)
+    #: Hands whose display was pending adjustment at the close (§ 553.20(f)(1)).
+    pending = models.JSONField(default=list)
+    variances = models.PositiveIntegerField(default=0)
+    computed_at_position = models.BigIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["fund_id", "gaming_day"],
+                                               name="bad_beat_fund_day_unique")]  # fmt: skip
+        ordering = ["-gaming_day", "fund_id"]
+
+    def __str__(self) -> str:
+        return f"{self.fund_id} {self.gaming_day}"
+
+
 # --- the life of a finding (projection of the finding and compliance streams) -------
 
 

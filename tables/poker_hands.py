@@ -169,6 +169,8 @@ class HandTally:
     bad_beat_cents: int = 0
     required_bad_beat_cents: int = 0
     ruleset_id: str = ""
+    bad_beats: dict[str, list[str]] = field(default_factory=dict)
+    """The Bad Beat hands the replay found, by fund: each to be verified (§ 553.20(f))."""
 
     def add_hand(self, result: HandReplay, event_count: int) -> None:
         from tables.rules.poker_room.events import BadBeatContributed, RakeTaken
@@ -183,6 +185,8 @@ class HandTally:
         if result.settlement is not None:
             self.required_rake_cents += result.settlement.total(LineKind.RAKE)
             self.required_bad_beat_cents += result.settlement.total(LineKind.BAD_BEAT)
+            if result.settlement.bad_beat is not None and opened.bad_beat_fund is not None:
+                self.bad_beats.setdefault(opened.bad_beat_fund, []).append(opened.hand_id)
         self.hands += 1
         self.events += event_count
         self.findings += len(result.findings)
@@ -193,6 +197,8 @@ class HandTally:
                      "bad_beat_cents", "required_bad_beat_cents"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.ruleset_id = self.ruleset_id or other.ruleset_id
+        for fund, hands in other.bad_beats.items():
+            self.bad_beats[fund] = sorted([*self.bad_beats.get(fund, []), *hands])
         return self
 
     def to_payload(self) -> dict[str, Any]:

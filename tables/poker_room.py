@@ -8,7 +8,8 @@ errors :func:`plant` puts in chosen hands: a side pot pushed to the all-in
 player (§ 553.8(b)(4)(i)), an over-rake (§ 553.15(b)), a missed Bad Beat
 contribution (§ 553.20(c)). :func:`replay_poker_day` replays every hand of the
 day from the ledger and returns the findings; :func:`count_fund` records the
-fund's daily count (§ 553.20(d)), short by what the demo plants.
+fund's daily count (§ 553.20(d)), short by what the demo plants, and
+:func:`adjust_display` finance's daily adjustment of its display (§ 553.20(h)).
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from audit.ledger import Actor, NewEvent, append, read_stream
 from tables.bad_beat import (
     BAD_BEAT_STREAM_KIND,
     COUNTED,
+    DISPLAY_ADJUSTED,
     RULES_POSTED,
     contributions_cents,
+    fund_history,
     hand_rules,
 )
 from tables.poker_hands import to_poker_event
@@ -164,3 +167,42 @@ def count_fund(fund_id: str, day: datetime.date, *, dealer: str, floorperson: st
     append(f"{BAD_BEAT_STREAM_KIND}:{fund_id}", [NewEvent(COUNTED, payload)],
            expected_version=None, actor=Actor.system("simulator", source="simulator"))  # fmt: skip
     return amount
+
+
+def adjust_display(fund_id: str, day: datetime.date, *, finance: str, floorperson: str) -> int:
+    """Finance sets the fund's display to the fund's balance, a floorperson present
+    (§ 553.20(h)(1)); returns the amount displayed."""
+    (today,) = fund_history(fund_id, day, day)
+    payload = {"gaming_day": day.isoformat(), "finance_cents": today.closing_cents,
+               "displayed_cents": today.closing_cents, "adjusted_by": finance,
+               "witnessed_by": floorperson}  # fmt: skip
+    append(f"{BAD_BEAT_STREAM_KIND}:{fund_id}", [NewEvent(DISPLAY_ADJUSTED, payload)],
+           expected_version=None, actor=Actor.system("simulator", source="simulator"))  # fmt: skip
+    return int(today.closing_cents)
+
+
+def charge_time(table_id: str, day: datetime.date, start: datetime.datetime, *, periods: int,
+                seats: tuple[int, ...], dealer: str, floorperson: str,
+                ruleset_id: str = "PA-553-TIME-TABLE-20", limits: tuple[int, int] = (500, 1_000),
+                ) -> int:  # fmt: skip
+    """Record ``periods`` time charges at ``table_id`` from ``start``, each as the posted
+    schedule requires and verified by ``floorperson`` (§ 553.15(b)(3)); returns the cents."""
+    from tables.rules.poker_room.rulesets import time_charge_ruleset
+    from tables.time_charges import ASSESSED, VERIFIED, time_charge_stream_id
+
+    rules = time_charge_ruleset(ruleset_id)
+    charge = rules.charge(*limits)
+    assert charge is not None, f"{ruleset_id} posts no fee for {limits}"
+    events = []
+    for period in range(periods):
+        moment = (start + period * datetime.timedelta(minutes=rules.period_minutes)).isoformat()
+        amount = charge.due_cents(seated=len(seats))
+        events += [NewEvent(ASSESSED, {"ruleset_id": ruleset_id, "period_start": moment,
+                                       "min_wager_cents": limits[0], "max_wager_cents": limits[1],
+                                       "seats": list(seats), "amount_cents": amount,
+                                       "dealer": dealer}),
+                   NewEvent(VERIFIED, {"period_start": moment, "amount_cents": amount,
+                                       "verified_by": floorperson})]  # fmt: skip
+    append(time_charge_stream_id(table_id, day), events, expected_version=None,
+           actor=Actor.system("simulator", source="simulator"))  # fmt: skip
+    return sum(e.payload["amount_cents"] for e in events if e.event_type == ASSESSED)

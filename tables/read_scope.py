@@ -56,6 +56,7 @@ from tables.table_day import (
     SLIP_STREAM_KIND,
     TABLE_STREAM_KIND,
 )
+from tables.time_charges import TIME_CHARGE_KIND
 from tables.training import TRAINING_KIND
 from tables.variance_reviews import VARIANCE_STREAM_KIND
 
@@ -94,6 +95,7 @@ KINDS = (
     # progressives' meter:<id> (one meter, however many tables are linked to it).
     "meter",
     TRAINING_KIND,
+    TIME_CHARGE_KIND,
 )
 
 # fmt: off
@@ -101,18 +103,18 @@ KINDS = (
 # 7 finding, 8 count, 9 close, 10 export, 11 ledger-check, 12 variance,
 # 13 table-config, 14 casino-config, 15 access, 16 permission-change, 17
 # projection-check, 18 poker-hand (as a round), 19 badbeat, 20 retention, 21 meter, 22 training
-# (the dealers' personnel files, § 527.5(b)).
-#                           1  2  3  4  5  6  7  8  9  10 11 12 13 14 15 16 17 18 19 20 21 22
+# (the dealers' personnel files, § 527.5(b)), 23 timecharge (as a table day).
+#                           1  2  3  4  5  6  7  8  9  10 11 12 13 14 15 16 17 18 19 20 21 22 23
 READ_MATRIX: dict[Role, tuple[Scope, ...]] = {
-    Role.DEALER:           (D, D, D, D, D, _, _, _, _, _, _, _, _, _, _, _, _, D, _, _, _, _),
-    Role.TABLE_DEVICE:     (T, T, T, T, T, T, _, _, _, _, _, _, T, _, _, _, _, T, _, _, _, _),
-    Role.FLOORPERSON:      (A, A, A, A, A, A, A, _, _, _, _, _, A, _, _, _, A, A, A, _, A, A),
-    Role.SHIFT_SUPERVISOR: (A, A, A, A, A, A, A, A, A, _, _, A, A, A, _, _, A, A, A, _, A, A),
-    Role.CAGE_CASHIER:     (_, _, A, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, A, _, _, _),
-    Role.FINANCE:          (A, A, A, _, _, _, _, A, A, _, _, A, A, A, _, _, A, A, A, _, A, _),
-    Role.REGULATOR:        (A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A),
-    Role.ADMINISTRATOR:    (_, _, _, _, _, _, _, _, A, A, A, _, A, A, A, A, A, _, _, A, A, _),
-    Role.SYSTEM:           (A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A),
+    Role.DEALER:           (D, D, D, D, D, _, _, _, _, _, _, _, _, _, _, _, _, D, _, _, _, _, D),
+    Role.TABLE_DEVICE:     (T, T, T, T, T, T, _, _, _, _, _, _, T, _, _, _, _, T, _, _, _, _, T),
+    Role.FLOORPERSON:      (A, A, A, A, A, A, A, _, _, _, _, _, A, _, _, _, A, A, A, _, A, A, A),
+    Role.SHIFT_SUPERVISOR: (A, A, A, A, A, A, A, A, A, _, _, A, A, A, _, _, A, A, A, _, A, A, A),
+    Role.CAGE_CASHIER:     (_, _, A, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, A, _, _, _, _),
+    Role.FINANCE:          (A, A, A, _, _, _, _, A, A, _, _, A, A, A, _, _, A, A, A, _, A, _, A),
+    Role.REGULATOR:        (A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A),
+    Role.ADMINISTRATOR:    (_, _, _, _, _, _, _, _, A, A, A, _, A, A, A, A, A, _, _, A, A, _, _),
+    Role.SYSTEM:           (A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A),
 }
 # fmt: on
 #: The roles that may follow the global log (every kind, the ones to come included).
@@ -121,7 +123,7 @@ FOLLOW_LOG = frozenset({Role.REGULATOR, Role.SYSTEM})
 #: The kinds whose streams belong to one table day (the others to a table).
 _DAY_KINDS = frozenset({ROUND_STREAM_KIND, TABLE_STREAM_KIND, SLIP_STREAM_KIND,
                         COUNT_STREAM_KIND, FINDING_STREAM_KIND,
-                        POKER_HAND_STREAM_KIND})  # fmt: skip
+                        POKER_HAND_STREAM_KIND, TIME_CHARGE_KIND})  # fmt: skip
 
 
 def scope_of(role: str, kind: str) -> Scope:
@@ -161,7 +163,7 @@ def stream_table_day(stream_id: str) -> tuple[str, datetime.date | None] | None:
     """The table a stream belongs to, with its gaming day where it has one;
     None for a stream of no table (or none yet)."""
     kind, _, key = stream_id.partition(":")
-    if kind in (TABLE_STREAM_KIND, COUNT_STREAM_KIND):
+    if kind in (TABLE_STREAM_KIND, COUNT_STREAM_KIND, TIME_CHARGE_KIND):
         table_id, _, day = key.rpartition(":")
         try:
             return table_id, datetime.date.fromisoformat(day)

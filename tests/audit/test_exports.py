@@ -40,6 +40,7 @@ pytestmark = pytest.mark.django_db
 
 DAY_FILES = [
     "README.md",
+    "bad_beat_funds.csv",
     "close_events.jsonl",
     "compliance.csv",
     "decks.csv",
@@ -138,7 +139,7 @@ def test_dollars_are_exact(cents, text):
 def test_the_shipped_verifier_passes_a_fresh_export(exported, days):
     code, out = _run(exported / "verify_export.py", exported)
     assert code == 0, out
-    assert "17 files" not in out and "16 files match manifest.json" in out
+    assert "18 files" not in out and "17 files match manifest.json" in out
     assert "Ed25519 signature verifies" in out
     assert f"{days.events} event hashes and {days.rounds + 1} stream chains intact" in out
     assert "Merkle root of" in out

@@ -36,8 +36,9 @@ def test_the_ledgers_roles_are_the_casinos():
 
 def test_the_export_carries_the_read_models_the_apps_registered():
     assert [f.name for f in providers.export_files()] == [
-        "compliance.csv", "decks.csv", "dice.csv", "findings.csv", "meters.csv", "rounds.csv",
-        "slips.csv", "table_days.csv", "variances.csv", "win_report.csv",
+        "bad_beat_funds.csv", "compliance.csv", "decks.csv", "dice.csv", "findings.csv",
+        "meters.csv", "rounds.csv", "slips.csv", "table_days.csv", "variances.csv",
+        "win_report.csv",
     ]  # fmt: skip
 
 

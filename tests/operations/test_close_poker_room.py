@@ -83,18 +83,60 @@ def test_553_20_d_the_close_counts_the_bad_beat_box_against_the_hands_contributi
     assert f"/admin/finance/{DAY.isoformat()}/BB-HOLDEM/variance/bad_beat_count/" in day_page
 
 
-def test_553_20_d_a_box_that_matches_its_contributions_is_no_variance(poker_day, ledger_clock):
+def test_553_20_d_h_a_box_and_a_display_that_match_the_fund_are_no_variance(
+    poker_day, ledger_clock
+):
     from tables.models import Variance
-    from tables.poker_room import count_fund
+    from tables.poker_room import adjust_display, count_fund
 
     ledger_clock.at = IN_DAY
-    count_fund("BB-HOLDEM", DAY, dealer="dealer", floorperson="floorperson")
+    counted = count_fund("BB-HOLDEM", DAY, dealer="dealer", floorperson="floorperson")
+    displayed = adjust_display("BB-HOLDEM", DAY, finance="finance", floorperson="floorperson")
     ledger_clock.at = NEXT_MORNING
     close_gaming_day(DAY, requested_by="finance", force=True)
-    assert not Variance.objects.filter(gaming_day=DAY, kind="bad_beat_count").exists()
+    assert not Variance.objects.filter(gaming_day=DAY, kind__startswith="bad_beat").exists()
     reconciled = next(e for e in read_stream(close_stream_id(DAY))
                       if e.event_type == "close.reconciled").payload  # fmt: skip
-    assert "funds" not in reconciled
+    (fund,) = reconciled["funds"]
+    assert fund["variances"] == [] and fund["pending"] == []
+    assert fund["contributed_cents"] == fund["counted_cents"] == counted
+    assert fund["closing_cents"] == fund["displayed_cents"] == displayed == counted
+
+
+def test_553_20_h_a_display_never_adjusted_is_a_variance_of_the_close(
+    poker_day, role_users, client
+):
+    from casino.roles import Role
+    from tables.models import Variance
+
+    close_gaming_day(DAY, requested_by="finance", force=True)
+    variance = Variance.objects.get(gaming_day=DAY, kind="bad_beat_display")
+    assert variance.table_id == "BB-HOLDEM" and "§ 553.20(h)" in variance.detail
+    role_users[Role.FINANCE].is_staff = True
+    role_users[Role.FINANCE].save()
+    client.force_login(role_users[Role.FINANCE])
+    url = f"/admin/finance/{DAY.isoformat()}/BB-HOLDEM/variance/bad_beat_display/"
+    assert url in client.get(f"/admin/finance/{DAY.isoformat()}/").content.decode()
+    page = client.get(url)
+    assert page.status_code == 200 and "Bad Beat display vs finance" in page.content.decode()
+
+
+def test_553_20_f_a_bad_beat_the_close_s_replay_finds_unverified_is_a_variance(
+    poker_day, ledger_clock
+):
+    """A Bad Beat hand at the fund's table (aces full beaten by four kings): nobody verified
+    it by the close."""
+    from tables.models import Variance
+    from tests.tables.test_bad_beat_awards import _bad_beat_hand
+
+    ledger_clock.at = IN_DAY
+    _bad_beat_hand("PK-HE-01-BB", table_id="PK-HE-01", fund="BB-HOLDEM", day=DAY)
+    ledger_clock.at = NEXT_MORNING
+    close_gaming_day(DAY, requested_by="finance", force=True)
+    variance = Variance.objects.get(gaming_day=DAY, kind="bad_beat_unverified")
+    assert variance.table_id == "BB-HOLDEM"
+    assert variance.detail == ("§ 553.20(f): hand PK-HE-01-BB is a Bad Beat under the posted "
+                               "rules and was not verified")  # fmt: skip
 
 
 def test_553_the_hands_read_in_parts_by_table_give_the_one_read_close(

@@ -52,6 +52,7 @@ STREAMS = {
     "retention": "retention:2019-01-01_2019-01-31",
     "meter": "meter:CSP-M1",
     "training": "training:dealer_9",
+    "timecharge": f"timecharge:T1:{DAY}",
 }
 
 # fmt: off
@@ -60,19 +61,19 @@ STREAMS = {
 # Columns: 1 round, 2 table, 3 slip, 4 deck, 5 dice, 6 compliance, 7 finding,
 # 8 count, 9 close, 10 export, 11 ledger-check, 12 variance, 13 table-config,
 # 14 casino-config, 15 access, 16 permission-change, 17 projection-check, 18 poker-hand,
-# 19 badbeat, 20 retention, 21 meter, 22 training.
-#                           1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 log
+# 19 badbeat, 20 retention, 21 meter, 22 training, 23 timecharge.
+#                           1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 log
 EXPECTED = {
-    Role.DEALER:           "D D D D D . . . .  .  .  .  .  .  .  .  .  D  .  .  .  .  0",
-    Role.TABLE_DEVICE:     "T T T T T T . . .  .  .  .  T  .  .  .  .  T  .  .  .  .  0",
-    Role.FLOORPERSON:      "A A A A A A A . .  .  .  .  A  .  .  .  A  A  A  .  A  A  0",
-    Role.SHIFT_SUPERVISOR: "A A A A A A A A A  .  .  A  A  A  .  .  A  A  A  .  A  A  0",
-    Role.CAGE_CASHIER:     ". . A . . . . . .  .  .  .  .  .  .  .  .  .  A  .  .  .  0",
-    Role.FINANCE:          "A A A . . . . A A  .  .  A  A  A  .  .  A  A  A  .  A  .  0",
-    Role.REGULATOR:        "A A A A A A A A A  A  A  A  A  A  A  A  A  A  A  A  A  A  1",
-    Role.ADMINISTRATOR:    ". . . . . . . . A  A  A  .  A  A  A  A  A  .  .  A  A  .  0",
-    Role.SYSTEM:           "A A A A A A A A A  A  A  A  A  A  A  A  A  A  A  A  A  A  1",
-    None:                  ". . . . . . . . .  .  .  .  .  .  .  .  .  .  .  .  .  .  0",
+    Role.DEALER:           "D D D D D . . . .  .  .  .  .  .  .  .  .  D  .  .  .  .  D  0",
+    Role.TABLE_DEVICE:     "T T T T T T . . .  .  .  .  T  .  .  .  .  T  .  .  .  .  T  0",
+    Role.FLOORPERSON:      "A A A A A A A . .  .  .  .  A  .  .  .  A  A  A  .  A  A  A  0",
+    Role.SHIFT_SUPERVISOR: "A A A A A A A A A  .  .  A  A  A  .  .  A  A  A  .  A  A  A  0",
+    Role.CAGE_CASHIER:     ". . A . . . . . .  .  .  .  .  .  .  .  .  .  A  .  .  .  .  0",
+    Role.FINANCE:          "A A A . . . . A A  .  .  A  A  A  .  .  A  A  A  .  A  .  A  0",
+    Role.REGULATOR:        "A A A A A A A A A  A  A  A  A  A  A  A  A  A  A  A  A  A  A  1",
+    Role.ADMINISTRATOR:    ". . . . . . . . A  A  A  .  A  A  A  A  A  .  .  A  A  .  .  0",
+    Role.SYSTEM:           "A A A A A A A A A  A  A  A  A  A  A  A  A  A  A  A  A  A  A  1",
+    None:                  ". . . . . . . . .  .  .  .  .  .  .  .  .  .  .  .  .  .  .  0",
 }
 # fmt: on
 LETTER = {Scope.ALL: "A", Scope.TABLE: "T", Scope.ASSIGNED: "D", Scope.NONE: "."}
@@ -121,6 +122,7 @@ def streams(db):
          {"deck_id": "D-0001", **at})  # fmt: skip
     _put(STREAMS["finding"], "finding.acknowledged", {"note": "seen"})
     _put(STREAMS["count"], "count.entered", {"drop_cents": 100})
+    _put(STREAMS["timecharge"], "timecharge.verified", {"amount_cents": 0})
     _put(STREAMS["close"], "close.started", {"gaming_day": DAY})
     _put(STREAMS["training"], "training.certified",
          {"game": "criss_cross_poker", "certified_on": DAY, "certified_by": "shift_supervisor"})

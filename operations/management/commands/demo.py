@@ -413,9 +413,17 @@ class Command(BaseCommand):
         call_command("replay", "--no-progress", stdout=self.stdout)
 
     def _poker_room(self, today) -> None:
-        """Today's poker room (§ 553): four tables, three planted dealer errors, the replay."""
+        """Today's poker room (§ 553): four tables, three planted dealer errors, the replay;
+        the Bad Beat fund counted and its display adjusted, a time-charge table."""
+        from casino.models import Casino
         from tables.bad_beat import count_variances
-        from tables.poker_room import count_fund, play_poker_day, replay_poker_day
+        from tables.poker_room import (
+            adjust_display,
+            charge_time,
+            count_fund,
+            play_poker_day,
+            replay_poker_day,
+        )
 
         day = play_poker_day(today, hands_per_table=60, seed=12, supervisor="supervisor")
         found = replay_poker_day(today)
@@ -433,6 +441,16 @@ class Command(BaseCommand):
             self.stdout.write(f"  Bad Beat fund {fund}: counted {variance.counted_cents}, "
                               f"contributed {variance.contributed_cents} "
                               f"(§ {variance.section})")  # fmt: skip
+        # Finance's daily adjustment of the fund's display, a floorperson present (§ 553.20(h)).
+        shown = adjust_display("BB-HOLDEM", today, finance="finance", floorperson="floor")
+        self.stdout.write(f"  Bad Beat fund BB-HOLDEM displayed at {shown} cents: "
+                          "/admin/bad-beat-funds/BB-HOLDEM/")  # fmt: skip
+        # A $5-$10 table charging time instead of a rake: $30 an hour, every 20 minutes.
+        start = Casino.current().gaming_day_bounds(today)[0] + datetime.timedelta(hours=14)
+        cents = charge_time("PK-TC-01", today, start, periods=12, seats=(1, 2, 3, 4, 5, 6),
+                            dealer="dealer2", floorperson="floor")  # fmt: skip
+        self.stdout.write(f"  Time charges at PK-TC-01: {cents} cents in 12 periods "
+                          "(§ 553.15(b)(3))")
 
     def _configure_meters(self, first_day) -> list[str]:
         """A progressive meter linked to both Caribbean Stud tables (§ 555.13(d)-(e)): $1

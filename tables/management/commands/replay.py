@@ -53,6 +53,7 @@ class Command(BaseCommand):
         selection = RoundSelection(gaming_day=gaming_day, table_id=table)
         total = count_rounds(selection)
         hands = self._poker_hands(gaming_day, table, list)
+        hands += self._time_charges(gaming_day, table)
         if total == 0 and hands == 0:
             raise CommandError(
                 f"no rounds match gaming day {gaming_day or 'any'}, table {table or 'any'}"
@@ -117,6 +118,24 @@ class Command(BaseCommand):
             self.stdout.write(self.style.ERROR(f"  {stream_id}: not replayable: its Bad Beat "
                                                "fund had no rules in force that day"))  # fmt: skip
         return hands
+
+    def _time_charges(self, gaming_day, table) -> int:
+        """A day's time charges (§ 553.15(b)(3)) judged against the posted schedules, by
+        table; how many periods there were."""
+        from tables.time_charges import charge_days
+
+        if gaming_day is None:
+            return 0
+        tables = {t: c for t, c in charge_days(gaming_day, 2**62).items()
+                  if table is None or t == table}  # fmt: skip
+        for table_id, charges in tables.items():
+            self.stdout.write(f"Time charges at {table_id}: {charges['periods']} periods, "
+                              f"{charges['collected_cents'] / 100:,.2f} collected, "
+                              f"{charges['required_cents'] / 100:,.2f} required, "
+                              f"{charges['verified_cents'] / 100:,.2f} verified")  # fmt: skip
+            for key, count in sorted(charges["findings"].items()):
+                self.stdout.write(f"  {key:<48} {count:>8,}")
+        return sum(charges["periods"] for charges in tables.values())
 
     def _fan_out(self, selection, workers, bar) -> ReplaySummary:
         """The rounds split by table into parts, more parts than workers (so

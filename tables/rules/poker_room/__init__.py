@@ -18,6 +18,8 @@ shuffling; every card comes from the caller.
   :mod:`.replay` folds them through :mod:`.hand` and judges the dealer's money.
 * :mod:`.rulesets`: the posted rule sets a hand's events name.
 * :mod:`.phh`: hands in and out of PHH, pokerkit's hand history format.
-* :mod:`.bad_beat_fund`: a fund's effective-dated rules and its daily count.
+* :mod:`.bad_beat_fund`: a fund's effective-dated rules, its daily count, awards
+  and display.
+* :mod:`.time_charges`: a table's day of time charges against the posted schedule.
 * :mod:`.simulate`: random hands for the tests, the bench and the demo.
 """

@@ -23,7 +23,9 @@ True
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
@@ -31,7 +33,21 @@ from tables.rules.cards import parse_cards
 from tables.rules.hands import evaluate_five
 from tables.rules.poker_room.charges import BadBeatRules
 
-__all__ = ["CountVariance", "RulesHistory", "count_variance", "rules_from_payload"]
+__all__ = [
+    "AWARD",
+    "DISPLAY",
+    "UNVERIFIED",
+    "BeatSeats",
+    "CountVariance",
+    "EntryKind",
+    "FundDay",
+    "FundEntry",
+    "FundVariance",
+    "RulesHistory",
+    "count_variance",
+    "fund_days",
+    "rules_from_payload",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,3 +124,199 @@ def count_variance(*, contributed_cents: int, counted_cents: int) -> CountVarian
     if difference == 0:
         return None
     return CountVariance(contributed_cents, counted_cents, difference, "553.20(d)")
+
+
+# --- the fund's days: awards and the display (§ 553.20(f)-(h)) --------------------------
+
+
+class EntryKind(StrEnum):
+    """What moved or marked a fund, in ledger order."""
+
+    CONTRIBUTED = "contributed"  # a hand's contribution (§ 553.20(c))
+    VERIFIED = "verified"  # the shift supervisor verified a Bad Beat hand (§ 553.20(f))
+    PAID = "paid"  # finance paid its award (§ 553.20(g))
+    ADJUSTED = "adjusted"  # finance adjusted the display (§ 553.20(h))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FundEntry:
+    """One fact about a fund at a ledger position, on a gaming day.
+
+    :ivar amount_cents: a contribution; for an adjustment, finance's amount.
+    :ivar displayed_cents: for an adjustment, what the display shows after it.
+    :ivar shares: for a payment, the cents paid to each seat.
+    """
+
+    position: int
+    gaming_day: datetime.date
+    kind: EntryKind
+    amount_cents: int = 0
+    displayed_cents: int = 0
+    hand_id: str = ""
+    shares: Mapping[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class BeatSeats:
+    """A Bad Beat hand's seats, from its replay: the payout's shares follow them."""
+
+    losing_seat: int
+    winning_seat: int
+    table_seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FundVariance:
+    """One kind of difference on a fund's day; ``amount_cents`` sums its parts, each
+    detail cites its section (``section`` is the first's)."""
+
+    kind: str
+    section: str
+    amount_cents: int
+    details: tuple[str, ...]
+
+
+#: The variance kinds, beside the count's ``bad_beat_count`` (:func:`count_variance`).
+DISPLAY, AWARD, UNVERIFIED = "bad_beat_display", "bad_beat_award", "bad_beat_unverified"
+
+
+@dataclass(frozen=True, slots=True)
+class FundDay:
+    """A fund's gaming day: opening + contributions − awards = closing (cents)."""
+
+    gaming_day: datetime.date
+    opening_cents: int
+    contributions_cents: int
+    awards_cents: int
+    awards: int
+    closing_cents: int
+    displayed_cents: int | None
+    """The display's amount after the day's last adjustment (the day before's if none)."""
+    pending: tuple[str, ...]
+    """Hands verified whose display was not yet adjusted after their payment (§ 553.20(f)(1))."""
+    variances: tuple[FundVariance, ...]
+
+
+def _dollars(cents: int) -> str:
+    return f"${cents / 100:,.2f}"
+
+
+def fund_days(
+    entries: Sequence[FundEntry], first: datetime.date, last: datetime.date, *,
+    rules: RulesHistory, beats: Mapping[str, BeatSeats | None],
+    qualifying: Mapping[datetime.date, Sequence[str]] | None = None,
+) -> list[FundDay]:  # fmt: skip
+    """Each day from ``first`` to ``last`` of a fund, folding its ``entries`` (ordered by
+    position) once.
+
+    ``beats``: each verified hand's seats by its replay, None for a hand that is
+    no Bad Beat under the rules in force on its day. ``qualifying``: the hands the
+    replay found on a day, each to be verified (§ 553.20(f)).
+
+    The award a verified hand is owed is the posted shares (§ 553.20(b)(3)) of the
+    fund as it stood when the shift supervisor verified it: the display is
+    "pending adjustment" from then on ((f)(1)), until finance has paid it and
+    adjusted the display ((h)(1)). The display is adjusted at least once a day and
+    after every award, to finance's amount, which is the fund's balance ((h)(2)).
+    """
+    balance = 0
+    owed: dict[str, int] = {}
+    paid: set[str] = set()
+    pending: dict[str, bool] = {}  # hand -> paid already
+    displayed: int | None = None
+    days: list[FundDay] = []
+    index = 0
+    # Days before ``first`` are folded too, only to open ``first`` as they closed.
+    day = min(first, entries[0].gaming_day) if entries else first
+    while day <= last:
+        opening = balance
+        contributed = awarded = count = 0
+        found: _Found = {}
+        adjusted = False
+        unadjusted: list[str] = []
+        while index < len(entries) and entries[index].gaming_day <= day:
+            entry = entries[index]
+            index += 1
+            today = entry.gaming_day == day
+            if entry.kind is EntryKind.CONTRIBUTED:
+                balance += entry.amount_cents
+                contributed += entry.amount_cents if today else 0
+            elif entry.kind is EntryKind.VERIFIED:
+                owed[entry.hand_id] = balance
+                pending[entry.hand_id] = False
+            elif entry.kind is EntryKind.PAID:
+                total = sum(entry.shares.values())
+                balance -= total
+                paid.add(entry.hand_id)
+                pending[entry.hand_id] = True
+                if today:
+                    awarded, count = awarded + total, count + 1
+                    unadjusted.append(entry.hand_id)
+                    wrong = _award_check(entry, owed.get(entry.hand_id, 0),
+                                         beats.get(entry.hand_id), rules.on(entry.gaming_day))
+                    if wrong is not None:
+                        _note(found, *wrong)
+            else:
+                for hand in [hand for hand, done in pending.items() if done]:
+                    del pending[hand]
+                unadjusted = []
+                displayed = entry.displayed_cents
+                if today:
+                    adjusted = True
+                    if entry.displayed_cents != balance or entry.amount_cents != balance:
+                        _note(found, DISPLAY, "553.20(h)(2)", entry.displayed_cents - balance,
+                              f"the display was set to {_dollars(entry.displayed_cents)} and "
+                              f"finance's amount was {_dollars(entry.amount_cents)}; the fund "
+                              f"held {_dollars(balance)}")  # fmt: skip
+        if not adjusted and rules.on(day) is not None:
+            _note(found, DISPLAY, "553.20(h)", 0,
+                  f"the display was not adjusted on {day} (no less than once a day)")
+        for hand in unadjusted:
+            _note(found, DISPLAY, "553.20(h)", 0,
+                  f"the award of hand {hand} was not followed by an adjustment of the display")
+        for hand in sorted(set(owed) - paid):
+            _note(found, AWARD, "553.20(g)", 0, f"hand {hand} was verified and not paid")
+        for hand in (qualifying or {}).get(day, ()):
+            if hand not in owed:
+                _note(found, UNVERIFIED, "553.20(f)", 0,
+                      f"hand {hand} is a Bad Beat under the posted rules and was not verified")
+        variances = tuple(
+            FundVariance(kind, section, sum(cents for cents, _ in parts),
+                         tuple(detail for _, detail in parts))
+            for kind, (section, parts) in sorted(found.items())
+        )  # fmt: skip
+        if day >= first:
+            days.append(FundDay(day, opening, contributed, awarded, count, balance, displayed,
+                                tuple(sorted(pending)), variances))  # fmt: skip
+        day += datetime.timedelta(days=1)
+    return days
+
+
+_Found = dict[str, tuple[str, list[tuple[int, str]]]]
+
+
+def _note(found: _Found, kind: str, section: str, cents: int, detail: str) -> None:
+    found.setdefault(kind, (section, []))[1].append((abs(cents), f"§ {section}: {detail}"))
+
+
+def _award_check(
+    entry: FundEntry, fund_cents: int, seats: BeatSeats | None, rules: BadBeatRules | None
+) -> tuple[str, str, int, str] | None:
+    """The payment against the posted shares of the fund when the hand was verified;
+    None when it pays them."""
+    paid = sum(entry.shares.values())
+    if seats is None or rules is None:
+        return (AWARD, "553.20(b)(3)", paid, f"hand {entry.hand_id} was paid "
+                f"{_dollars(paid)} and is no Bad Beat under the posted rules")  # fmt: skip
+    award = rules.award(fund_cents=fund_cents, losing_seat=seats.losing_seat,
+                        winning_seat=seats.winning_seat, table_seats=seats.table_seats)  # fmt: skip
+    required = {seats.losing_seat: award.losing_hand_cents,
+                seats.winning_seat: award.winning_hand_cents, **award.table_cents}  # fmt: skip
+    required = {seat: cents for seat, cents in required.items() if cents}
+    given = {seat: cents for seat, cents in entry.shares.items() if cents}
+    if given == required:
+        return None
+    wrong = sum(abs(given.get(s, 0) - required.get(s, 0)) for s in set(given) | set(required))
+    owed = ", ".join(f"seat {s} {_dollars(c)}" for s, c in sorted(required.items()))
+    return (AWARD, "553.20(b)(3)", wrong, f"hand {entry.hand_id} was paid {_dollars(paid)}; "
+            f"the posted shares of {_dollars(fund_cents)} are {owed}")  # fmt: skip

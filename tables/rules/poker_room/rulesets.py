@@ -20,7 +20,7 @@ from fractions import Fraction
 from tables.rules.cards import parse_cards
 from tables.rules.engine import RuleViolation
 from tables.rules.hands import evaluate_five
-from tables.rules.poker_room.charges import BadBeatRules, PercentageRake
+from tables.rules.poker_room.charges import BadBeatRules, ChargeBasis, PercentageRake
 from tables.rules.poker_room.rules import (
     FIVE_CARD_DRAW_HIGH,
     HOLDEM,
@@ -29,8 +29,15 @@ from tables.rules.poker_room.rules import (
     PokerRuleSet,
     Structure,
 )
+from tables.rules.poker_room.time_charges import TimeChargeRate, TimeChargeRules
 
-__all__ = ["BAD_BEAT_ACES_FULL", "POKER_RULESETS", "poker_ruleset"]
+__all__ = [
+    "BAD_BEAT_ACES_FULL",
+    "POKER_RULESETS",
+    "TIME_CHARGE_RULESETS",
+    "poker_ruleset",
+    "time_charge_ruleset",
+]
 
 _TEN_PERCENT_CAP_5 = PercentageRake(
     rate=Fraction(1, 10), cap_cents=500, unit_cents=100, no_flop_no_drop=True
@@ -78,4 +85,33 @@ def poker_ruleset(ruleset_id: str) -> PokerRuleSet:
     except KeyError:
         raise RuleViolation(
             "553.15(a)", f"no poker rule set {ruleset_id!r}", "ruleset_id"
+        ) from None
+
+
+TIME_CHARGE_RULESETS: Mapping[str, TimeChargeRules] = {
+    # $6 an hour a player at $2-$4, $8 at $5-$10, every 30 minutes.
+    "PA-553-TIME-PLAYER-30": TimeChargeRules(
+        basis=ChargeBasis.PER_PLAYER, period_minutes=30, rates=(
+            TimeChargeRate(min_wager_cents=200, max_wager_cents=400, hourly_cents=600),
+            TimeChargeRate(min_wager_cents=500, max_wager_cents=1_000, hourly_cents=800),
+        )),
+    # $30 an hour a table at $5-$10, every 20 minutes.
+    "PA-553-TIME-TABLE-20": TimeChargeRules(
+        basis=ChargeBasis.PER_TABLE, period_minutes=20, rates=(
+            TimeChargeRate(min_wager_cents=500, max_wager_cents=1_000, hourly_cents=3_000),
+        )),
+}  # fmt: skip
+"""Posted time charges (§ 553.15(a), (b)(3)) a table's ``timecharge.assessed`` names."""
+
+
+def time_charge_ruleset(ruleset_id: str) -> TimeChargeRules:
+    """The time charges ``ruleset_id`` names.
+
+    :raises RuleViolation: for an id none has (§ 553.15(a)).
+    """
+    try:
+        return TIME_CHARGE_RULESETS[ruleset_id]
+    except KeyError:
+        raise RuleViolation(
+            "553.15(a)", f"no time-charge rule set {ruleset_id!r}", "ruleset_id"
         ) from None
