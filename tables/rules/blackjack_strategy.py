@@ -305,18 +305,18 @@ def _two_cards(comp: Comp, a: int, b: int) -> float:
     return 2 * comp[a - 1] * comp[b - 1] / (left * (left - 1))
 
 
-def _cached(
-    function: Callable[[BlackjackRules, int | None], T],
-) -> Callable[[BlackjackRules, int | None], T]:
-    """Memoised on the rules' text (they hold a mapping, so they do not hash)."""
-    cache: dict[tuple[str, int | None], T] = {}
+def _cached(function: Callable[[BlackjackRules, int | None], T],
+            ) -> Callable[[BlackjackRules, int | None], T]:  # fmt: skip
+    """Memoised per rules object (they hold a mapping, so they do not hash); the cache keeps
+    each object alive, so its id is not reused while it is a key."""
+    cache: dict[tuple[int, int | None], tuple[BlackjackRules, T]] = {}
 
     @functools.wraps(function)
     def cached(rules: BlackjackRules, decks: int | None = None) -> T:
-        key = (repr(rules), decks)
+        key = (id(rules), decks)
         if key not in cache:
-            cache[key] = function(rules, decks)
-        return cache[key]
+            cache[key] = (rules, function(rules, decks))
+        return cache[key][1]
 
     return cached
 
