@@ -178,6 +178,8 @@ class Command(BaseCommand):
             return
         if option:
             raise CommandError(f"--option applies to declared par sheets, not {game}")
+        if strategy == CHART:
+            raise CommandError(f"{game} prints no strategy chart; --strategy optimal or basic")
         if strategy not in STRATEGIES:
             raise CommandError(f"unknown strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
         if pair_of_tens is not None and not (
