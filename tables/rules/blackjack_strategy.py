@@ -67,8 +67,8 @@ Comp = tuple[int, ...]  # cards left by value: index 0 aces, 1 twos, ..., 9 ten-
 Dist = tuple[float, ...]  # the dealer's final 17, 18, 19, 20, 21, 22, over 22
 _UPS = tuple(range(1, 11))
 T = TypeVar("T")
-Key = tuple[str, int, bool, int, int]
-Memo = dict[tuple[Comp, int, bool], Dist]  # stage, hard total, an ace, pair value (or 0), up card
+Key = tuple[str, int, bool, int, int]  # stage, hard total, an ace, pair value (or 0), up card
+Memo = dict[tuple[Comp, int, bool], Dist]  # the dealer's: shoe left, hard total, an ace
 
 
 def composition(rules: BlackjackRules, decks: int | None = None) -> Comp:
