@@ -48,7 +48,7 @@ from tables.rules.blackjack_round import (
     to_act,
 )
 from tables.rules.blackjack_state import BlackjackState
-from tables.rules.blackjack_strategy import BUST, FIRST, MORE, ONE_CARD, strategy
+from tables.rules.blackjack_strategy import BUST, FIRST, MORE, ONE_CARD, RESPLIT, strategy
 from tables.rules.blackjack_strategy import SPLIT as SPLIT_HAND
 from tables.rules.cards import STANDARD_DECK, Card
 from tables.rules.engine import Outcome, SettlementLine
@@ -137,6 +137,11 @@ def choose(seat: SeatHands, up: Card) -> tuple[str, int]:
     else:
         stage = SPLIT_HAND if len(cards) == 2 else MORE
     chart = strategy(rules)
+    if stage == SPLIT_HAND and same_value(*cards):  # dealt its pair again (§ 5xx.11)
+        again = chart.ranks.get((RESPLIT, hard, ace, card_value(cards[0]), card_value(up)))
+        picked = _taken(seat, "P") if again and again[0] == "P" else None
+        if picked is not None:
+            return picked
     for letter in chart.ranking(stage, hard, ace, pair, card_value(up)):
         picked = _taken(seat, letter)
         if picked is not None:

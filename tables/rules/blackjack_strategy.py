@@ -15,17 +15,20 @@ The calculation, per game and deck count (:func:`strategy`, :func:`house_edge`):
   the first two cards) and the Second Chance of § 591.7(l).
 * **The strategy** is total-dependent: one action per (stage, total, soft, pair, up
   card), chosen for a hand of money from the shoe less the up card; each entry ranks
-  every allowed action so a player who may not take the first (a third split) takes
-  the next. Double Attack's raise (§ 581.6(e), § 581.7(e)) is taken on the up cards
-  where the hand's expectation without a dealer Blackjack is positive (the Double
-  Attack Wager is returned on one, § 581.7(o)(2)).
+  every allowed action so a player who may not take the first (a split past the
+  limit) takes the next; a split hand dealt its pair again splits again (to four hands,
+  § 581.11(c), § 590.11(d); not split aces in § 581.11(e); § 591.11(a) allows two)
+  where that is worth more, decided per pair and up card. Double Attack's raise
+  (§ 581.6(e), § 581.7(e)) is taken on the up cards where the hand's expectation without
+  a dealer Blackjack is positive (the Double Attack Wager is returned on one,
+  § 581.7(o)(2)).
 * **The edge** plays that strategy on each of the up card and the player's first two
   cards exactly (the dealer's probabilities from the shoe less those three cards).
 
 What it approximates: the player's later cards (hits, doubles, split cards) come from
-that composition *with replacement*, and a split hand is not split again (resplits,
-§ 581.11(c) and § 590.11(d) allow four hands, are left out, a little in the house's
-favour); a Free Bet lammer hand is played by the money hand's chart. Probabilities are
+that composition *with replacement* (the dealer's do not: his recursion removes them
+from the shoe, but not the player's later cards); a Free Bet lammer hand is played by
+the money hand's chart. Probabilities are
 floats: they are chances, not money, and the approximation is far above their
 rounding; the edge is handed on as a :class:`~fractions.Fraction` of a billionth.
 
@@ -48,7 +51,7 @@ from tables.rules.blackjack import BlackjackRules, Soft17, card_value
 from tables.rules.cards import STANDARD_DECK
 
 __all__ = [
-    "FIRST", "SPLIT", "MORE", "ONE_CARD", "BUST", "LETTERS",
+    "FIRST", "SPLIT", "MORE", "ONE_CARD", "BUST", "RESPLIT", "LETTERS",
     "Strategy", "Edge", "composition", "dealer_outcomes", "strategy", "house_edge", "chart_text",
 ]  # fmt: skip
 
@@ -58,6 +61,7 @@ SPLIT = "split"  # the first two cards of a split hand
 MORE = "more"  # three or more cards
 ONE_CARD = "one_card"  # § 581: after a double's card or a split ace's: stand or surrender
 BUST = "bust"  # § 591.7(l): a busted hand, Second Chance or not
+RESPLIT = "resplit"  # a split hand dealt its pair again: "P" splits again, "-" plays on
 _DONE = "done"  # no decision left (a double's card outside § 581)
 LETTERS = {"H": "hit", "S": "stand", "D": "double", "P": "split", "R": "surrender",
            "C": "second_chance"}  # fmt: skip
@@ -252,18 +256,46 @@ class _Hands:
             after = ONE_CARD if rules.late_surrender else _DONE
             return sum(chance * self.after_card(hard + card, ace or card == 1, after, money,
                                                 markers) for card, chance in self.draw)  # fmt: skip
-        # "P": two hands of one card each, each dealt its second card.
+        # "P": hands of one card each, each dealt its second card.
+        if rules.max_hands <= 2 or (pair == 1 and rules.split_aces_one_card):
+            return self.split(pair, False)
+        key = (RESPLIT, 2 * pair, pair == 1, pair, self.up)
+        if self.chart is not None and key in self.chart.ranks:
+            return self.split(pair, self.chart.ranks[key][0] == "P")
+        again, once = self.split(pair, True), self.split(pair, False)
+        self.ranks[key] = ("P", "-") if again > once else ("-", "P")
+        return max(again, once)
+
+    def split(self, pair: int, again: bool) -> float:
+        """A unit hand split: a hand dealt the pair's value splits ``again`` while the chapter
+        allows another hand (§ 581.11(c), § 590.11(d)); each hand's cards with replacement."""
+        rules = self.rules
         stage = SPLIT
         if pair == 1 and rules.split_aces_one_card:  # § 581.11(e): one card each
             stage = ONE_CARD if rules.late_surrender else _DONE
-        second = (0, 1) if rules.free_bet and pair != 10 else (money, markers)
-        value = 0.0
-        for hand_money, hand_markers in ((money, markers), second):
-            for card, chance in self.draw:
-                value += chance * self.after_card(pair + card, pair == 1 or card == 1,
-                                                  stage,
-                                                  hand_money, hand_markers)  # fmt: skip
-        return value
+        # § 590.11(b): a Free Bet lammer for every new hand but of 10-values.
+        new = (0, 1) if rules.free_bet and pair != 10 else (1, 0)
+        chance = dict(self.draw).get(pair, 0.0)
+        parts: dict[tuple[tuple[int, int], bool], float] = {}
+
+        def part(stake: tuple[int, int], paired: bool) -> float:
+            """The hand's value over the second cards that pair it (or not)."""
+            if (stake, paired) not in parts:
+                parts[(stake, paired)] = sum(
+                    weight * self.after_card(pair + card, pair == 1 or card == 1, stage, *stake)
+                    for card, weight in self.draw if (card == pair) == paired)  # fmt: skip
+            return parts[(stake, paired)]
+
+        def hands(created: int, pending: tuple[tuple[int, int], ...]) -> float:
+            if not pending:
+                return 0.0
+            stake, rest = pending[0], pending[1:]
+            value = part(stake, False) + (1 - chance) * hands(created, rest)
+            if again and created < rules.max_hands:
+                return value + chance * hands(created + 1, (stake, new, *rest))
+            return value + part(stake, True) + chance * hands(created, rest)
+
+        return hands(2, ((1, 0), new))
 
     def ranking(self, stage: str, hard: int, ace: bool, pair: int) -> tuple[str, ...]:
         key = (stage, hard, ace, pair, self.up)
@@ -469,6 +501,12 @@ def chart_text(chart: Strategy) -> str:
         for hard in range(3, 11)
         for line in _row(chart, f"soft {hard + 10}", MORE, hard, True, 0)
     ]
+    if (RESPLIT, 16, False, 8, 2) in chart.ranks:
+        lines += [f"A split hand dealt its pair again: P splits again (to {rules.max_hands} "
+                  f"hands), - plays its total", header]  # fmt: skip
+        for v in (1, *range(2, 11)):
+            name = "A" if v == 1 else str(v)
+            lines += _row(chart, f"pair {name},{name}", RESPLIT, 2 * v, v == 1, v)
     if rules.late_surrender:
         lines += ["After a double's card (or a split ace's): S stand, R surrender", header]
         lines += [
