@@ -471,7 +471,9 @@ def chart_text(chart: Strategy) -> str:
     """The chart: rows the player's total (soft, pair), columns the up card, H/S/D/P/R (and C)."""
     rules = chart.rules
     header = f"{'':<12}" + " ".join(f"{'A' if up == 1 else up:>2}" for up in _COLUMNS)
-    lines = [f"Chapter {rules.chapter}, {chart.decks} decks: the first two cards", header]
+    legend = ", ".join(f"{letter} {name}" for letter, name in LETTERS.items())
+    lines = [f"Chapter {rules.chapter}, {chart.decks} decks: the first two cards ({legend})",
+             header]  # fmt: skip
     lines += [
         line for hard in range(5, 20) for line in _row(chart, f"hard {hard}", FIRST, hard, False, 0)
     ]
