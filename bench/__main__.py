@@ -15,6 +15,7 @@
 * ``bench.parsheet`` — the Three Card Poker exact par sheet, cold (no database);
 * ``bench.dice_parsheet`` — every dice par sheet under every reading, cold;
 * ``bench.blackjack_parsheet`` — the blackjack side wagers' exact sheets, cold;
+* ``bench.blackjack_edge`` — each blackjack game's optimal strategy and exact house edge, cold;
 * ``bench.blackjack_replay`` — a blackjack round's replay per event beside Criss-Cross's;
 * ``bench.poker`` — replay-verify of the poker room's random hands, in memory.
 * ``bench.partitions`` — appends and reads on a ledger holding a year of
@@ -37,11 +38,13 @@ import traceback
 
 BENCHMARKS = (
     "ledger", "evaluator", "replay", "games", "close", "round_append", "verify", "parsheet",
-    "dice_parsheet", "blackjack_parsheet", "blackjack_replay", "poker", "partitions",
+    "dice_parsheet", "blackjack_parsheet", "blackjack_edge", "blackjack_replay", "poker",
+    "partitions",
 )  # fmt: skip
 #: Benchmarks run as ``python -m bench.<name>`` in their own interpreter.
 MODULES = ("replay", "games", "close", "round_append", "verify", "parsheet", "dice_parsheet",
-           "blackjack_parsheet", "blackjack_replay", "poker", "partitions")  # fmt: skip
+           "blackjack_parsheet", "blackjack_edge", "blackjack_replay", "poker",
+           "partitions")  # fmt: skip
 
 
 def _run_evaluator() -> int:

@@ -2,7 +2,7 @@
 
 :func:`simulate_table` deals rounds of a blackjack game from one shoe that spans
 them (shuffled, cut, burned, collected at the cover card, as
-:mod:`tables.rules.shoe_stream` records it), seats players who follow a simple
+:mod:`tables.rules.shoe_stream` records it), seats players who follow the game's optimal
 total-dependent strategy (:func:`choose`), and has the dealer settle each round
 as :func:`tables.rules.blackjack_round.required_settlement` says, except where an
 error of :class:`DealerError` is asked for: the first round that gives it a
@@ -34,8 +34,10 @@ from tables.rules.blackjack import (
     PUSH_22,
     SECOND_CHANCE,
     SPLIT,
+    BlackjackRules,
     card_value,
     hand_value,
+    same_value,
 )
 from tables.rules.blackjack_declaration import BlackjackGame
 from tables.rules.blackjack_hands import SeatHands
@@ -46,6 +48,8 @@ from tables.rules.blackjack_round import (
     to_act,
 )
 from tables.rules.blackjack_state import BlackjackState
+from tables.rules.blackjack_strategy import BUST, FIRST, MORE, ONE_CARD, RESPLIT, strategy
+from tables.rules.blackjack_strategy import SPLIT as SPLIT_HAND
 from tables.rules.cards import STANDARD_DECK, Card
 from tables.rules.engine import Outcome, SettlementLine
 from tables.rules.events import (
@@ -69,7 +73,7 @@ from tables.rules.shoe_stream import CardBurned, ShoeCollected, ShoeCut, ShoeOpe
 from tables.rules.simulate import DealerError as AnyGameError
 from tables.rules.simulate import InjectedError, SimulatedRound
 
-__all__ = ["DealerError", "Injected", "SimulatedTable", "choose", "simulate_table",
+__all__ = ["DealerError", "Injected", "SimulatedTable", "choose", "raises", "simulate_table",
            "errors_of", "open_table", "simulate_round"]
 
 
@@ -111,33 +115,63 @@ class SimulatedTable:
 
 
 def choose(seat: SeatHands, up: Card) -> tuple[str, int]:
-    """A simple total-dependent strategy: the choice and the money it adds.
+    """The game's optimal total-dependent strategy (:mod:`tables.rules.blackjack_strategy`):
+    the choice and the money it adds.
 
-    Split aces and 8s (and 2s, 3s, 6s, 7s, 9s against a 2 to 6); double a hard 10
-    or 11 against a lower up card (any hard 9 to 11 when the double is free);
-    hit below 12, below 17 against a 7 or more, a soft 17 or less; buy the Second
-    Chance on any bust; else stand.
+    The chart ranks every action at the hand's stage; the first the seat may take is
+    taken (a pair past the split limit plays its total). Doubles are for the full
+    original wagers (§ 581.10(a), § 590.10(a)(2), § 591.10(a)).
     """
-    hand, dealer = seat.hand, card_value(up)
-    value = hand_value(hand.cards)
-    if value.busted:
+    hand, rules = seat.hand, seat.rules
+    cards = hand.cards
+    hard = sum(card_value(card) for card in cards)
+    ace = any(card_value(card) == 1 for card in cards)
+    pair = 0
+    if hand.value.busted:
+        stage, ace = BUST, False  # a busted total counts every ace 1
+    elif hand.doubled or (hand.aces_split and rules.split_aces_one_card):
+        stage = ONE_CARD
+    elif len(cards) == 2 and not hand.split:
+        stage = FIRST
+        pair = card_value(cards[0]) if same_value(*cards) else 0
+    else:
+        stage = SPLIT_HAND if len(cards) == 2 else MORE
+    chart = strategy(rules)
+    if stage == SPLIT_HAND and same_value(*cards):  # dealt its pair again (§ 5xx.11)
+        again = chart.ranks.get((RESPLIT, hard, ace, card_value(cards[0]), card_value(up)))
+        picked = _taken(seat, "P") if again and again[0] == "P" else None
+        if picked is not None:
+            return picked
+    for letter in chart.ranking(stage, hard, ace, pair, card_value(up)):
+        picked = _taken(seat, letter)
+        if picked is not None:
+            return picked
+    return "stand", 0
+
+
+def _taken(seat: SeatHands, letter: str) -> tuple[str, int] | None:
+    """The decision ``letter`` names and its money, when the seat may take it."""
+    hand = seat.hand
+    if letter == "H":
+        return ("hit", 0) if seat.can_hit() else None
+    if letter == "S":
+        return ("stand", 0) if seat.can_stand() else None
+    if letter == "R":
+        return ("surrender", 0) if seat.can_surrender() else None
+    if letter == "C":
         amount = hand.money_cents
-        return ("second_chance", amount) if seat.can_second_chance(amount) else ("stand", 0)
-    if len(hand.cards) == 2 and card_value(hand.cards[0]) == card_value(hand.cards[1]):
-        pair = card_value(hand.cards[0])
-        if pair in (1, 8) or (pair in (2, 3, 6, 7, 9) and 2 <= dealer <= 6):
-            wager, amount = seat.split_wager(hand)
-            amount = 0 if wager in MARKERS else amount
-            if seat.can_split(amount):
-                return "split", amount
-    if not value.soft and (value.total in (10, 11) and dealer < value.total or (
-            seat.free_double(hand))):  # fmt: skip
-        amount = 0 if seat.free_double(hand) else seat.original_cents
-        if seat.can_double(amount):
-            return "double", amount
-    wants = value.total < 12 or (value.total < 17 and dealer >= 7) or (
-        value.soft and value.total <= 17)  # fmt: skip
-    return ("hit", 0) if wants and seat.can_hit() else ("stand", 0)
+        return ("second_chance", amount) if seat.can_second_chance(amount) else None
+    if letter == "D":
+        amount = 0 if seat.free_double(hand) else seat.original_cents + seat.double_attack_cents
+        return ("double", amount) if seat.can_double(amount) else None
+    wager, amount = seat.split_wager(hand)
+    amount = 0 if wager in MARKERS else amount
+    return ("split", amount) if seat.can_split(amount) else None
+
+
+def raises(rules: BlackjackRules, up: Card) -> bool:
+    """§ 581.6(e), § 581.7(e): whether the strategy places the Double Attack Wager on ``up``."""
+    return card_value(up) in strategy(rules).raise_on
 
 
 class _Table:
@@ -242,8 +276,8 @@ def _play(table: _Table, opened: RoundOpened) -> list[Event]:
         emit(CardDealt(card=card, recipient=recipient, seat=seat_number, spot=spot,
                        face_up=not (recipient is Recipient.DEALER and spot == "2")))  # fmt: skip
         if recipient is Recipient.DEALER and spot == "1" and game.wager(DOUBLE_ATTACK):
-            for number in opened.seats:  # § 581.7(e): seen the up card, raise on a 2 to 6
-                if 2 <= card_value(card) <= 6:
+            for number in opened.seats:  # § 581.7(e): seen the up card, raise where it pays
+                if raises(state.rules, card):
                     stake = state.seats[number].wagers[main]
                     emit(WagerPlaced(seat=number, wager=DOUBLE_ATTACK, amount_cents=stake))
     while state.phase == "decisions":

@@ -17,6 +17,7 @@ from tables.rules.blackjack import (
 )
 from tables.rules.blackjack_parsheet import bust_it_sheet, insurance_sheet, push_22_sheet
 from tables.rules.blackjack_simulate import open_table, simulate_round
+from tables.rules.blackjack_strategy import house_edge
 from tables.rules.house_edge import house_edges, theoretical_win
 from tables.rules.parsheets._blackjack import MAIN_GAME, simulate_main_game
 from tables.rules.replay import FindingKind, replay
@@ -43,7 +44,7 @@ def test_581_12_c_and_8_finance_uses_the_exact_bust_it_and_insurance_edges():
     edges = {frozenset(edge.handle): edge for edge in house_edges("PA-581-2014")}
     assert edges[frozenset({"BUST_IT"})].edge == bust_it_sheet().house_edge
     assert edges[frozenset({"INSURANCE"})].edge == insurance_sheet(DOUBLE_ATTACK_581).house_edge
-    assert edges[frozenset({"BET"})].edge == MAIN_GAME["double_attack_blackjack"].edge
+    assert edges[frozenset({"BET"})].edge == house_edge(DOUBLE_ATTACK_581).house_edge
     assert edges[frozenset({"DOUBLE_ATTACK", "DOUBLE_DOWN", "SPLIT"})].edge == 0
 
 
@@ -63,19 +64,33 @@ def test_590_7_n_lammers_are_no_handle_and_add_no_theoretical_win():
     handled = {name for edge in house_edges("PA-590-2014") for name in edge.handle}
     assert not handled & {FREE_DOUBLE_LAMMER, FREE_SPLIT_LAMMER}
     assert FREE_DOUBLE_LAMMER not in registry.blackjack("free_bet_blackjack").handle_wagers
-    main = MAIN_GAME["free_bet_blackjack"].edge
+    main = house_edge(FREE_BET_590).house_edge
     wagers = {"BLACKJACK": 1_000, FREE_DOUBLE_LAMMER: 1_000}
     assert theoretical_win("PA-590-2014", wagers) == 1_000 * main
 
 
-@pytest.mark.parametrize("game_id", sorted(BLACKJACK.values()))
-def test_the_typed_main_game_edge_agrees_with_a_fresh_simulation(game_id):
-    """The figure finance uses is the par sheet's simulation: a short run with another
-    seed lies within both runs' 95 % intervals of it (§ 581.12, § 590.12, § 591.12)."""
-    typed = MAIN_GAME[game_id]
-    assert typed.rounds >= 20_000 and typed.half_width > 0
-    fresh = simulate_main_game(registry.blackjack(game_id), 400, seed=11)
-    assert abs(fresh.edge - typed.edge) <= fresh.half_width + typed.half_width
+@pytest.mark.parametrize("ruleset_id", sorted(BLACKJACK))
+def test_the_exact_main_game_edge_agrees_with_the_simulations_of_the_same_strategy(ruleset_id):
+    """The figure finance uses is the exact one (§ 581.12, § 590.12, § 591.12); the typed
+    simulation of the same strategy holds it within its 95 % interval, and a short fresh
+    run (another seed) within a wide tolerance."""
+    ruleset = get_ruleset(ruleset_id)
+    exact = house_edge(ruleset.rules).house_edge
+    edges = {frozenset(edge.handle): edge for edge in house_edges(ruleset_id)}
+    assert edges[frozenset({ruleset.rules.main_wager})].edge == exact
+    typed = MAIN_GAME[ruleset.game]
+    assert typed.rounds >= 40_000 and typed.half_width > 0
+    assert abs(typed.edge - exact) <= typed.half_width
+    fresh = simulate_main_game(registry.blackjack(ruleset.game), 400, seed=11)
+    assert abs(fresh.edge - exact) <= 2 * fresh.half_width
+
+
+def test_decks_option_moves_the_exact_main_game_edge():
+    """§ 590.3(a): the round's deck count (recorded as text) picks the exact calculation."""
+    edges = {frozenset(edge.handle): edge.edge
+             for edge in house_edges("PA-590-2014", options={"decks": "2"})}  # fmt: skip
+    assert edges[frozenset({"BLACKJACK"})] == house_edge(FREE_BET_590, 2).house_edge
+    assert house_edge(FREE_BET_590, 2).house_edge != house_edge(FREE_BET_590).house_edge
 
 
 def test_the_product_simulator_deals_rounds_at_one_table_through_one_shoe():

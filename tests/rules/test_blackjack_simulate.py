@@ -6,10 +6,13 @@ import random
 
 import pytest
 
+from tables.rules.blackjack import DOUBLE_ATTACK_581, DOUBLE_BACK_JACK_591, FREE_BET_590
 from tables.rules.blackjack_games import double_attack_blackjack_581 as dab
 from tables.rules.blackjack_games import double_back_jack_591 as dbj
 from tables.rules.blackjack_games import free_bet_blackjack_590 as fbb
-from tables.rules.blackjack_simulate import DealerError, simulate_table
+from tables.rules.blackjack_hands import SeatHands
+from tables.rules.blackjack_simulate import DealerError, choose, raises, simulate_table
+from tables.rules.cards import Card, parse_cards
 from tables.rules.replay import replay
 from tables.rules.shoe_stream import replay_shoe
 
@@ -46,3 +49,30 @@ def test_a_simulated_shoe_spans_the_rounds_and_replays_clean(game):
     result = replay_shoe(table.merged)
     assert result.findings == ()
     assert sum(1 for event in table.shoe_events if event.TYPE == "shoe.shuffled") >= 2
+
+
+def test_590_11_b_2_and_590_10_a_1_the_simulated_player_splits_and_doubles_free_by_the_chart():
+    """§ 590.11(b)(2): 8-8 against a 10 splits for a lammer (no money); § 590.10(a)(1):
+    a hard 11 doubles free; the chart (:mod:`tables.rules.blackjack_strategy`) says so."""
+    ten = Card.parse("Kd")
+    seat = SeatHands.dealt(FREE_BET_590, ten, parse_cards("8c 8d"), 1_000)
+    assert choose(seat, ten) == ("split", 0)
+    seat = SeatHands.dealt(FREE_BET_590, ten, parse_cards("6c 5d"), 1_000)
+    assert choose(seat, ten) == ("double", 0)
+    seat = SeatHands.dealt(FREE_BET_590, ten, parse_cards("Tc Jd"), 1_000)
+    assert choose(seat, ten) == ("stand", 0)  # § 590.11(b)(1): 10-values split for money
+
+
+def test_591_7_l_the_simulated_player_buys_the_second_chance_on_a_22():
+    """§ 591.7(l): a busted 22 buys a Second Chance as large as the hand's wager."""
+    up = Card.parse("9h")
+    seat = SeatHands.dealt(DOUBLE_BACK_JACK_591, up, parse_cards("Tc 2d"), 500).hit()
+    seat = seat.card(Card.parse("Ks"))
+    assert choose(seat, up) == ("second_chance", 500)
+
+
+def test_581_6_e_the_simulated_player_raises_on_a_small_up_card_only():
+    """§ 581.6(e), § 581.7(e): the Double Attack Wager where the strategy finds it pays."""
+    assert raises(DOUBLE_ATTACK_581, Card.parse("5s"))
+    assert not raises(DOUBLE_ATTACK_581, Card.parse("As"))
+    assert not raises(DOUBLE_ATTACK_581, Card.parse("Qs"))

@@ -158,7 +158,9 @@ def test_590_12_c_parsheet_command_prints_the_family_sheet_for_the_chosen_paytab
 
     from django.core.management import call_command
 
+    from tables.rules.blackjack import FREE_BET_590
     from tables.rules.blackjack_parsheet import push_22_sheet
+    from tables.rules.blackjack_strategy import house_edge
     from tables.rules.parsheets._blackjack import MAIN_GAME
 
     out = io.StringIO()
@@ -170,7 +172,27 @@ def test_590_12_c_parsheet_command_prints_the_family_sheet_for_the_chosen_paytab
              for sheet in report["side_wagers"]}  # fmt: skip
     assert edges["PUSH_22"] == push_22_sheet(6, "B").house_edge
     game = Fraction(report["whole_game"]["house_edge"]["fraction"])
-    assert game == MAIN_GAME["free_bet_blackjack"].edge
+    assert game == house_edge(FREE_BET_590, 6).house_edge
+    simulated = Fraction(report["whole_game"]["simulated_house_edge"]["fraction"])
+    assert simulated == MAIN_GAME["free_bet_blackjack"].edge
+    assert any(line.startswith("pair 8,8") for line in report["whole_game"]["chart"])
+
+
+def test_590_10_parsheet_strategy_prints_the_chart_alone():
+    """``manage.py parsheet <game> --strategy``: rows the totals, columns the up card;
+    § 590.10(a)(1) a hard 11 doubles free against every up card."""
+    import io
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("parsheet", "free_bet_blackjack", "--ruleset", "PA-590-2014", "--strategy",
+                 stdout=out)  # fmt: skip
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("Chapter 590, 6 decks")
+    assert lines[1].split() == ["2", "3", "4", "5", "6", "7", "8", "9", "10", "A"]
+    hard_11 = next(line for line in lines if line.startswith("hard 11"))
+    assert hard_11.split()[2:] == ["D"] * 10
 
 
 @pytest.mark.django_db

@@ -100,6 +100,14 @@ def test_592_pair_of_tens_option_is_applied_and_reported():
             ("criss_cross_poker", "--ruleset", "PA-674a-2019", "--strategy", "hunch"),
             "unknown strategy 'hunch'",
         ),
+        (
+            ("criss_cross_poker", "--ruleset", "PA-674a-2019", "--strategy"),
+            "criss_cross_poker prints no strategy chart",
+        ),
+        (
+            ("three_card_poker", "--ruleset", "PA-565-2010", "--strategy"),
+            "three_card_poker has no strategy chart",
+        ),
     ],
 )
 def test_it_refuses_bad_arguments_with_a_clear_message(args, message):

@@ -43,6 +43,8 @@ from tables.rules.rulesets import (
 #: Games whose sheets this command builds itself (simulation, the exact solver).
 SIMULATED_GAMES = ("criss_cross_poker", "double_cross_poker")
 STRATEGIES = ("optimal", "basic")
+#: ``--strategy`` with no value: print the game's strategy chart only.
+CHART = "chart"
 DEFAULT_ROUNDS = {"criss_cross_poker": 100_000, "double_cross_poker": 40_000}
 CALIBRATION_SAMPLES = 100
 #: The tables of a sheet that lists every wager as rows (the dice games), with headings.
@@ -75,7 +77,14 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("game", help="a registered game, e.g. three_card_poker")
         parser.add_argument("--ruleset", required=True, help="rule set id, e.g. PA-674a-2019")
-        parser.add_argument("--strategy", default="optimal", help="optimal or basic")
+        parser.add_argument(
+            "--strategy",
+            nargs="?",
+            const=CHART,
+            default="optimal",
+            help="optimal or basic (Criss-Cross, Double Cross); alone, a game's strategy chart "
+            "(the blackjack games)",
+        )
         parser.add_argument(
             "--rounds",
             type=int,
@@ -157,13 +166,20 @@ class Command(BaseCommand):
                 ruleset=rules.id,
                 runtime_seconds=str(round(Decimal(time.monotonic() - started), 1)),
             )
-            if json:
+            if strategy == CHART:
+                chart = (report.get("whole_game") or {}).get("chart")
+                if not chart:
+                    raise CommandError(f"{game} has no strategy chart")
+                self.stdout.write("\n".join(chart))
+            elif json:
                 self.stdout.write(_dumps(report))
             else:
                 self._print_declared(report)
             return
         if option:
             raise CommandError(f"--option applies to declared par sheets, not {game}")
+        if strategy == CHART:
+            raise CommandError(f"{game} prints no strategy chart; --strategy optimal or basic")
         if strategy not in STRATEGIES:
             raise CommandError(f"unknown strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
         if pair_of_tens is not None and not (
@@ -341,6 +357,8 @@ class Command(BaseCommand):
                         f"{game[key + '_percent']}"
                     )
             write(f"  Strategy: {game['strategy']}")
+            for line in game.get("chart", ()):
+                write(f"    {line}")
             for row in game.get("near_threshold", ()):
                 write(
                     f"    {row['hand']:<8} {row['hands']:>3} hands  value of playing "
