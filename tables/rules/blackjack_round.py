@@ -50,6 +50,7 @@ from tables.rules.blackjack import (
     BustAgainstBust,
     SplitTwentyOne,
     SurrenderAddedMoney,
+    SurrenderTiming,
     dealer_must_draw,
     described,
     insurance_offered,
@@ -138,6 +139,7 @@ _READINGS: dict[str, tuple[Any, ...]] = {
     "bust_against_bust": tuple(BustAgainstBust),
     "split_twenty_one": tuple(SplitTwentyOne),
     "surrender_added_money": tuple(SurrenderAddedMoney),
+    "surrender_timing": tuple(SurrenderTiming),
 }
 
 
@@ -339,7 +341,38 @@ def _refuse_deal(state: BlackjackState, event: CardDealt) -> Refusal | None:
     return chapter_refusal(state, "deal", f"no card is dealt during {state.phase}")
 
 
+def _before_peek(state: BlackjackState) -> bool:
+    """Whether a surrender now is § 590.9(a)(2)'s (§ 591.9(a)(2)'s, § 581.9(b)(2)'s): the
+    ``before_peek`` reading, an ace or 10-value up card, the reader not yet used (nothing
+    has closed the Insurance Wagers)."""
+    return (state.rules.surrender_timing is SurrenderTiming.BEFORE_PEEK
+            and state.phase in (PLAY, SETTLEMENT) and not state.insurance_closed
+            and peek_required(state.rules, state.dealer[0]))  # fmt: skip
+
+
+def _refuse_early_surrender(state: BlackjackState, event: Decision) -> Refusal | None:
+    """A surrender before the reader: any seat, out of turn, on its first two cards."""
+    seat = state.seats.get(event.seat)
+    if seat is None or seat.hands is None:
+        return chapter_refusal(state, "seated", "no hand at this seat", "seat")
+    hands = seat.hands
+    if event.hand != 1 or len(hands.hands) != 1:
+        return Refusal(state.rules.section("surrender"), "surrender is on the first two cards",
+                       "hand")  # fmt: skip
+    if hands.hands[0].surrendered or hands.is_blackjack(hands.hands[0]):
+        return Refusal(state.rules.section("surrender"), "the hand has surrendered or is a "
+                       "Blackjack", "choice")  # fmt: skip
+    return None
+
+
 def _refuse_decision(state: BlackjackState, event: Decision) -> Refusal | None:
+    if event.choice == "surrender" and state.rules.surrender_timing is SurrenderTiming.BEFORE_PEEK:
+        if _before_peek(state):
+            return _refuse_early_surrender(state, event)
+        if state.phase == PLAY and peek_required(state.rules, state.dealer[0]):
+            return Refusal(state.rules.section("surrender_before_peek"), "against an ace or "
+                           "10-value up card a surrender comes before the card reader is used "
+                           "(reading surrender_timing=before_peek)", "choice")  # fmt: skip
     if state.phase != PLAY:
         return Refusal(state.rules.section("decisions"), f"no decision during {state.phase}",
                        "choice")  # fmt: skip
@@ -545,7 +578,19 @@ def _dealer_done(state: BlackjackState) -> BlackjackState:
     return evolve(state, phase=SETTLEMENT, insurance_closed=True)
 
 
+def _surrender_before_peek(state: BlackjackState, event: Decision) -> BlackjackState:
+    """The wager waits on the cards until the reader is used (§ 590.9(a)(2)); the Insurance
+    Wagers stay open (§ 590.9(b) settles both)."""
+    seat = state.seats[event.seat]
+    assert seat.hands is not None
+    hands = seat.hands._replace(hands=(seat.hands.hands[0]._replace(surrendered=True),), active=1)
+    state = with_seat(state, seat._replace(hands=hands))
+    return _after_play(state) if state.phase == PLAY else state
+
+
 def _decision(state: BlackjackState, event: Decision) -> BlackjackState:
+    if event.choice == "surrender" and _before_peek(state):
+        return _surrender_before_peek(state, event)
     seat = to_act(state)
     assert seat is not None and seat.hands is not None
     hands = _DECISIONS[event.choice][1](seat.hands, event.amount_cents or 0)
