@@ -158,6 +158,12 @@ class HandValue:
         return self.total > 21
 
 
+# Every count a hand can reach, made once: replay values hands on almost every event, and a
+# frozen dataclass's __init__ costs more than the count itself.
+_HARD = tuple(HandValue(total, False) for total in range(64))
+_SOFT = tuple(HandValue(total, True) for total in range(64))
+
+
 def hand_value(cards: Iterable[Card]) -> HandValue:
     """The count of ``cards``: one ace counts 11 unless that would exceed 21 (§ 5xx.3(d)(3))."""
     total = 0
@@ -167,8 +173,8 @@ def hand_value(cards: Iterable[Card]) -> HandValue:
         total += value
         aces = aces or value == 1
     if aces and total <= 11:
-        return HandValue(total + 10, True)
-    return HandValue(total, False)
+        return _SOFT[total + 10]
+    return _HARD[total] if total < 64 else HandValue(total, False)
 
 
 def same_value(first: Card, second: Card) -> bool:
@@ -178,7 +184,10 @@ def same_value(first: Card, second: Card) -> bool:
 
 def is_blackjack_pair(cards: Sequence[Card]) -> bool:
     """An ace and a 10-value card as two cards (§ 5xx.1 "Blackjack")."""
-    return len(cards) == 2 and hand_value(cards).total == 21
+    if len(cards) != 2:
+        return False
+    first, second = _VALUES[cards[0].rank], _VALUES[cards[1].rank]
+    return first + second == 11 and (first == 1 or second == 1)
 
 
 class Soft17(enum.StrEnum):

@@ -230,10 +230,31 @@ def _window_open(state: BlackjackState, window: Window) -> bool:
             and insurance_offered(up) and not state.insurance_closed)  # fmt: skip
 
 
+class _Lookups:
+    """A game's wagers by name and the side wagers the dealer's cards settle, found once per
+    game rather than searched for on every event."""
+
+    def __init__(self, game: BlackjackGame) -> None:
+        self.specs = {spec.name: spec for spec in game.wagers}
+        self.sides = {side.name: side for side in game.side_wagers}
+        self.dealer_settles = frozenset(side.name for side in game.side_wagers
+                                        if side.settle is not None)  # fmt: skip
+
+
+_LOOKUPS: dict[str, _Lookups] = {}
+
+
+def _lookups(game: BlackjackGame) -> _Lookups:
+    found = _LOOKUPS.get(game.id)
+    if found is None:
+        found = _LOOKUPS[game.id] = _Lookups(game)
+    return found
+
+
 def _window_of(state: BlackjackState, name: str) -> Window:
     if name == INSURANCE:
         return Window.INSURANCE
-    side = next((item for item in state.game.side_wagers if item.name == name), None)
+    side = _lookups(state.game).sides.get(name)
     return Window.BEFORE_DEAL if side is None else side.window
 
 
@@ -241,11 +262,12 @@ def _refuse_wager(state: BlackjackState, event: WagerPlaced) -> Refusal | None:
     seat = state.seats.get(event.seat)
     if seat is None:
         return chapter_refusal(state, "seated", "only seated players may wager", "seat")
-    spec = state.game.wager(event.wager)
+    lookups = _lookups(state.game)
+    spec = lookups.specs.get(event.wager)
     if spec is None or spec.by_choice:
         return chapter_refusal(state, "wagers",
                                f"{event.wager} is not a wager placed on the layout", "wager")
-    side = next((item for item in state.game.side_wagers if item.name == event.wager), None)
+    side = lookups.sides.get(event.wager)
     if side is not None and side.offered_option and not state.options.get(side.offered_option):
         return Refusal(state.section(spec.section), f"the {spec.label} is not offered at this "
                        "table (its Rules Submission)", "wager")  # fmt: skip
@@ -393,13 +415,17 @@ def _refuse_decision(state: BlackjackState, event: Decision) -> Refusal | None:
 
 _DECISIONS: dict[str, tuple[Callable[[SeatHands, int], Refusal | None],
                             Callable[[SeatHands, int], SeatHands]]] = {
-    "hit": (lambda hands, amount: hands.verify_hit(), lambda hands, amount: hands.hit()),
-    "stand": (lambda hands, amount: hands.verify_stand(), lambda hands, amount: hands.stand()),
-    "double": (SeatHands.verify_double, SeatHands.double),
-    "split": (SeatHands.verify_split, SeatHands.split),
+    "hit": (lambda hands, amount: hands.verify_hit(),
+            lambda hands, amount: hands.hit(verified=True)),
+    "stand": (lambda hands, amount: hands.verify_stand(),
+              lambda hands, amount: hands.stand(verified=True)),
+    "double": (SeatHands.verify_double,
+               lambda hands, amount: hands.double(amount, verified=True)),
+    "split": (SeatHands.verify_split, lambda hands, amount: hands.split(amount, verified=True)),
     "surrender": (lambda hands, amount: hands.verify_surrender(),
-                  lambda hands, amount: hands.surrender()),
-    "second_chance": (SeatHands.verify_second_chance, SeatHands.second_chance),
+                  lambda hands, amount: hands.surrender(verified=True)),
+    "second_chance": (SeatHands.verify_second_chance,
+                      lambda hands, amount: hands.second_chance(amount, verified=True)),
 }  # fmt: skip
 
 
@@ -499,7 +525,8 @@ def _deal(state: BlackjackState, event: CardDealt) -> BlackjackState:
     if state.phase == PLAY:
         acting = to_act(state)
         assert acting is not None and acting.hands is not None
-        seats = {**state.seats, acting.seat: evolve(acting, hands=acting.hands.card(card))}
+        hands = acting.hands.card(card, verified=True)  # _refuse_deal verified it
+        seats = {**state.seats, acting.seat: evolve(acting, hands=hands)}
         return _after_play(evolve(state, left=left, seats=seats))
     return _dealer_draw(evolve(state, left=left), card)
 
@@ -512,7 +539,7 @@ def _after_deal(state: BlackjackState) -> BlackjackState:
         if seat.cards:
             main = seat.wagers[state.rules.main_wager]
             attack = seat.wagers.get("DOUBLE_ATTACK", 0)
-            seats[number] = seat._replace(hands=SeatHands.dealt(state.rules, up, seat.cards,
+            seats[number] = evolve(seat, hands=SeatHands.dealt(state.rules, up, seat.cards,
                                                                 main, attack))  # fmt: skip
     state = evolve(state, seats=seats)
     if peek_required(state.rules, up) and is_blackjack_pair(state.dealer):
@@ -540,9 +567,9 @@ def _after_play(state: BlackjackState) -> BlackjackState:
 
 
 def _outcome_open(state: BlackjackState) -> bool:
-    needs = {side.name for side in state.game.side_wagers if side.settle is not None}
+    needs = _lookups(state.game).dealer_settles
     return any(
-        (seat.hands is not None and seat.hands.awaits_dealer) or bool(needs & set(seat.wagers))
+        (seat.hands is not None and seat.hands.awaits_dealer) or not needs.isdisjoint(seat.wagers)
         for seat in state.seats.values() if not seat.dead
     )
 
