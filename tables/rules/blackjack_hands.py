@@ -190,15 +190,19 @@ class SeatHands(NamedTuple):
         # § 581.9(a): a doubled hand (or split ace) may still surrender below 21.
         return one_card and not self.rules.late_surrender
 
-    def _advanced(self) -> SeatHands:
+    def _first_undone(self, hands: tuple[Hand, ...]) -> int:
         active = self.active
-        while active < len(self.hands) and self.is_done(self.hands[active]):
+        while active < len(hands) and self.is_done(hands[active]):
             active += 1
-        return evolve(self, active=active)
+        return active
+
+    def _advanced(self) -> SeatHands:
+        active = self._first_undone(self.hands)
+        return self if active == self.active else evolve(self, active=active)
 
     def _with_hand(self, hand: Hand, *extra: Hand) -> SeatHands:
         hands = (*self.hands[: self.active], hand, *extra, *self.hands[self.active + 1 :])
-        return evolve(self, hands=hands)._advanced()
+        return evolve(self, hands=hands, active=self._first_undone(hands))
 
     def _refusal(self, key: str, reason: str, field: str | None = "choice") -> Refusal:
         return Refusal(self.rules.section(key), reason, field)

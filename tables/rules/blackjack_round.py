@@ -313,11 +313,12 @@ def to_act(state: BlackjackState) -> BlackjackSeat | None:
     return None if state.acting is None else state.seats[state.acting]
 
 
-def _next_acting(state: BlackjackState) -> int | None:
-    """The first seat from the one acting, clockwise, with a hand still to play."""
-    start, deferred = state.acting or 0, state.deferred
-    for number in sorted(state.seats):
-        seat = state.seats[number]
+def _next_acting(
+    seats: Mapping[int, BlackjackSeat], start: int, deferred: tuple[int, ...]
+) -> int | None:
+    """The first seat from ``start``, clockwise, with a hand still to play."""
+    for number in sorted(seats):
+        seat = seats[number]
         if number >= start and number not in deferred and seat.hands is not None and (
                 not seat.hands.finished):  # fmt: skip
             return number
@@ -527,8 +528,8 @@ def _deal(state: BlackjackState, event: CardDealt) -> BlackjackState:
         assert acting is not None and acting.hands is not None
         hands = acting.hands.card(card, verified=True)  # _refuse_deal verified it
         seats = {**state.seats, acting.seat: evolve(acting, hands=hands)}
-        return _after_play(evolve(state, left=left, seats=seats))
-    return _dealer_draw(evolve(state, left=left), card)
+        return _after_play(state, left=left, seats=seats)
+    return _dealer_draw(state, card, left)
 
 
 def _after_deal(state: BlackjackState) -> BlackjackState:
@@ -541,7 +542,6 @@ def _after_deal(state: BlackjackState) -> BlackjackState:
             attack = seat.wagers.get("DOUBLE_ATTACK", 0)
             seats[number] = evolve(seat, hands=SeatHands.dealt(state.rules, up, seat.cards,
                                                                 main, attack))  # fmt: skip
-    state = evolve(state, seats=seats)
     if peek_required(state.rules, up) and is_blackjack_pair(state.dealer):
         # § 5xx.7(g): the reader reports a Blackjack; no more cards are dealt, and every
         # hand is settled as it lies (its decisions never come).
@@ -551,19 +551,24 @@ def _after_deal(state: BlackjackState) -> BlackjackState:
                 over = tuple(hand._replace(stood=True) for hand in hands.hands)
                 seats[number] = seat._replace(hands=hands._replace(hands=over, active=len(over)))
         return evolve(state, seats=seats, phase=SETTLEMENT)
-    return _after_play(evolve(state, phase=PLAY))
+    return _after_play(state, seats=seats, phase=PLAY)
 
 
-def _after_play(state: BlackjackState) -> BlackjackState:
-    acting = state.acting
-    if acting is not None and acting not in state.deferred and (
-            not state.seats[acting].hands.finished):  # type: ignore[union-attr]  # fmt: skip
-        return state
-    acting = _next_acting(state)
-    if acting is None and state.deferred:  # § 581.13(g): the deferred cards, before the hole card
-        acting, state = state.deferred[0], evolve(state, deferred=state.deferred[1:])
-    return evolve(state, phase=DEALER, acting=None) if acting is None else evolve(
-        state, acting=acting)  # fmt: skip
+def _after_play(state: BlackjackState, **changes: Any) -> BlackjackState:
+    """``state`` with ``changes``, the turn passed on once the acting seat's hands are done
+    (one copy of the state: replay comes here on most events)."""
+    seats = changes.get("seats", state.seats)
+    acting, deferred = state.acting, state.deferred
+    if acting is not None and acting not in deferred and (
+            not seats[acting].hands.finished):  # fmt: skip
+        return evolve(state, **changes) if changes else state
+    acting = _next_acting(seats, acting or 0, deferred)
+    if acting is None and deferred:  # § 581.13(g): the deferred cards, before the hole card
+        acting, changes["deferred"] = deferred[0], deferred[1:]
+    if acting is None:
+        changes["phase"] = DEALER
+    changes["acting"] = acting
+    return evolve(state, **changes)
 
 
 def _outcome_open(state: BlackjackState) -> bool:
@@ -574,20 +579,21 @@ def _outcome_open(state: BlackjackState) -> bool:
     )
 
 
-def _dealer_draw(state: BlackjackState, card: Card) -> BlackjackState:
+def _dealer_draw(state: BlackjackState, card: Card, left: tuple[int, ...]) -> BlackjackState:
     rules = state.rules
-    state = evolve(state, insurance_closed=True)
     refusal = verify_dealer_draw(rules, state.dealer, outcome_open=_outcome_open(state))
     if refusal is None:
-        return evolve(state, dealer=(*state.dealer, card))
+        return evolve(state, left=left, insurance_closed=True, dealer=(*state.dealer, card))
     if dealer_must_draw(rules, state.dealer):
         # § 590.7(m), § 591.7(p): no wager depends on the total, so the card changes nothing.
         breach = Breach(0, "dealer", refusal.section, f"the dealer drew {card}: {refusal.reason}")
-        return evolve(state, dealer=(*state.dealer, card), breaches=(*state.breaches, breach))
+        return evolve(state, left=left, insurance_closed=True, dealer=(*state.dealer, card),
+                      breaches=(*state.breaches, breach))  # fmt: skip
     breach = Breach(0, "dealer", state.cite("dealer_draw_error"),
                     f"the dealer drew {card} on {described(state.dealer)}: the card goes to the "
                     "discard rack and is not part of the dealer's hand")  # fmt: skip
-    return evolve(state, discarded=(*state.discarded, card), breaches=(*state.breaches, breach))
+    return evolve(state, left=left, insurance_closed=True, discarded=(*state.discarded, card),
+                  breaches=(*state.breaches, breach))  # fmt: skip
 
 
 def _dealer_may_stand(state: BlackjackState) -> bool:
@@ -622,7 +628,7 @@ def _decision(state: BlackjackState, event: Decision) -> BlackjackState:
     assert seat is not None and seat.hands is not None
     hands = _DECISIONS[event.choice][1](seat.hands, event.amount_cents or 0)
     seats = {**state.seats, seat.seat: evolve(seat, hands=hands)}
-    return _after_play(evolve(state, seats=seats, insurance_closed=True))
+    return _after_play(state, seats=seats, insurance_closed=True)
 
 
 def _expose(state: BlackjackState, event: CardExposed) -> BlackjackState:
@@ -639,10 +645,12 @@ def _closes_insurance(state: BlackjackState, event: Any) -> bool:
 
 
 def _dealer_action(state: BlackjackState, event: Any) -> BlackjackState:
+    actions = (*state.dealer_actions, event)
+    if state.phase == DEALER:  # once every hand is played, paying means the dealer stood
+        return evolve(_dealer_done(state), dealer_actions=actions)
     if _closes_insurance(state, event):
-        state = evolve(state, insurance_closed=True)
-    state = _dealer_done(state)  # once every hand is played, paying means the dealer stood
-    return evolve(state, dealer_actions=(*state.dealer_actions, event))
+        return evolve(state, insurance_closed=True, dealer_actions=actions)
+    return evolve(state, dealer_actions=actions)
 
 
 def _void(state: BlackjackState, event: RoundVoided) -> BlackjackState:
