@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from tables.rules.blackjack import (
@@ -114,6 +115,7 @@ from tables.rules.events import (
     Event,
     IrregularityReported,
     NoMoreBets,
+    Options,
     Recipient,
     RoundClosed,
     RoundOpened,
@@ -160,7 +162,6 @@ def _rules_with(ruleset: BlackjackRuleSet, options: Mapping[str, Any]) -> Blackj
 
 
 _RULES: dict[tuple[str, tuple[tuple[str, Any], ...]], BlackjackRules] = {}
-_DECLARED: dict[str, dict[str, OptionSpec]] = {}
 
 
 def reading_options(rules: BlackjackRules) -> tuple[OptionSpec, ...]:
@@ -169,6 +170,32 @@ def reading_options(rules: BlackjackRules) -> tuple[OptionSpec, ...]:
         OptionSpec(name, "1", tuple(str(choice) for choice in choices), str(getattr(rules, name)))
         for name, choices in _READINGS.items()
     )
+
+
+_Opening = tuple[BlackjackRules, Mapping[str, Any]]
+
+
+def _opening_options(
+    game: BlackjackGame, ruleset: BlackjackRuleSet, event: RoundOpened
+) -> _Opening:
+    """The round's rules and options (each declared option, defaulted), checked."""
+    specs = (*game.options, *reading_options(ruleset.rules))
+    declared = {spec.name: spec for spec in specs}
+    options: dict[str, Any] = {}
+    for name, spec in declared.items():
+        value = event.option(name, spec.default)
+        if value not in spec.choices:
+            allowed = ", ".join(repr(choice) for choice in spec.choices)
+            raise RuleViolation(ruleset.section(spec.section), f"must be one of {allowed}",
+                                f"options.{name}")  # fmt: skip
+        options[name] = value
+    for name in dict(event.options):
+        if name not in declared:
+            raise RuleViolation("round.opened", f"not an option of {game.name}", f"options.{name}")
+    return _rules_with(ruleset, options), MappingProxyType(options)
+
+
+_OPENINGS: dict[tuple[str, Options, tuple[type, ...]], _Opening] = {}
 
 
 def open_round(
@@ -192,24 +219,14 @@ def open_round(
     if len(event.seats) > game.max_seats or max(event.seats, default=1) > game.max_seats:
         section = ruleset.section(game.sections["seated"])
         raise RuleViolation(section, f"no more than {game.max_seats} betting positions", "seats")
-    declared = _DECLARED.get(ruleset.id)
-    if declared is None:
-        specs = (*game.options, *reading_options(ruleset.rules))
-        declared = _DECLARED[ruleset.id] = {spec.name: spec for spec in specs}
-    options: dict[str, Any] = {}
-    for name, spec in declared.items():
-        value = event.option(name, spec.default)
-        if value not in spec.choices:
-            allowed = ", ".join(repr(choice) for choice in spec.choices)
-            raise RuleViolation(ruleset.section(spec.section), f"must be one of {allowed}",
-                                f"options.{name}")  # fmt: skip
-        options[name] = value
-    for name in dict(event.options):
-        if name not in declared:
-            raise RuleViolation("round.opened", f"not an option of {game.name}", f"options.{name}")
+    # A table opens round after round with the same options (their types keep True from 1).
+    key = (ruleset.id, event.options, tuple(type(value) for _, value in event.options))
+    found = _OPENINGS.get(key)
+    if found is None:
+        found = _OPENINGS[key] = _opening_options(game, ruleset, event)
+    rules, options = found
     pairs = sorted(zip(event.seats, event.players, strict=True))
     seats = {number: BlackjackSeat(number, player) for number, player in pairs}
-    rules = _rules_with(ruleset, options)
     return BlackjackState(
         game=game, ruleset=ruleset, rules=rules, opened=event, rounding=opening_rounding(event),
         options=options, phase=WAGERING, seats=seats, left=composition(rules),
