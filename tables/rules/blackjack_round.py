@@ -40,17 +40,11 @@ stood short of the rule's total is noted when he starts settling.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
 from typing import Any
 
 from tables.rules.blackjack import (
     INSURANCE,
-    BlackjackRules,
-    BustAgainstBust,
-    SplitTwentyOne,
-    SurrenderAddedMoney,
     SurrenderTiming,
     dealer_must_draw,
     described,
@@ -65,11 +59,11 @@ from tables.rules.blackjack_declaration import (
     DEALER_HOLE,
     DEALER_UP,
     BlackjackGame,
-    BlackjackRuleSet,
     Window,
 )
 from tables.rules.blackjack_hands import SeatHands
 from tables.rules.blackjack_irregularities import irregularity, refuse_irregularity
+from tables.rules.blackjack_options import RULE_FIELDS, lookups, opening
 from tables.rules.blackjack_settlement import (
     WagerResult,
     settle_hand,
@@ -94,7 +88,6 @@ from tables.rules.blackjack_state import (
     with_seat,
 )
 from tables.rules.cards import Card
-from tables.rules.declaration import OptionSpec
 from tables.rules.engine import (
     Automation,
     Outcome,
@@ -115,7 +108,6 @@ from tables.rules.events import (
     Event,
     IrregularityReported,
     NoMoreBets,
-    Options,
     Recipient,
     RoundClosed,
     RoundOpened,
@@ -136,67 +128,6 @@ __all__ = [
 ]
 
 # ------------------------------------------------------------------ opening
-
-_READINGS: dict[str, tuple[Any, ...]] = {
-    "bust_against_bust": tuple(BustAgainstBust),
-    "split_twenty_one": tuple(SplitTwentyOne),
-    "surrender_added_money": tuple(SurrenderAddedMoney),
-    "surrender_timing": tuple(SurrenderTiming),
-}
-
-
-_RULE_FIELDS = frozenset(field.name for field in dataclasses.fields(BlackjackRules))
-
-
-def _rules_with(ruleset: BlackjackRuleSet, options: Mapping[str, Any]) -> BlackjackRules:
-    """The rule set's rules with the round's readings and Rules Submission choices
-    (built once per rule set and choices: a table opens the same round after round)."""
-    rules = ruleset.rules
-    changes = tuple((name, type(getattr(rules, name))(value)) for name, value in options.items()
-                    if name in _RULE_FIELDS)  # fmt: skip
-    key = (ruleset.id, changes)
-    found = _RULES.get(key)
-    if found is None:
-        found = _RULES[key] = dataclasses.replace(rules, **dict(changes)) if changes else rules
-    return found
-
-
-_RULES: dict[tuple[str, tuple[tuple[str, Any], ...]], BlackjackRules] = {}
-
-
-def reading_options(rules: BlackjackRules) -> tuple[OptionSpec, ...]:
-    """The readings a round may set on ``round.opened``, defaulting to the rule set's."""
-    return tuple(
-        OptionSpec(name, "1", tuple(str(choice) for choice in choices), str(getattr(rules, name)))
-        for name, choices in _READINGS.items()
-    )
-
-
-_Opening = tuple[BlackjackRules, Mapping[str, Any]]
-
-
-def _opening_options(
-    game: BlackjackGame, ruleset: BlackjackRuleSet, event: RoundOpened
-) -> _Opening:
-    """The round's rules and options (each declared option, defaulted), checked."""
-    specs = (*game.options, *reading_options(ruleset.rules))
-    declared = {spec.name: spec for spec in specs}
-    options: dict[str, Any] = {}
-    for name, spec in declared.items():
-        value = event.option(name, spec.default)
-        if value not in spec.choices:
-            allowed = ", ".join(repr(choice) for choice in spec.choices)
-            raise RuleViolation(ruleset.section(spec.section), f"must be one of {allowed}",
-                                f"options.{name}")  # fmt: skip
-        options[name] = value
-    for name in dict(event.options):
-        if name not in declared:
-            raise RuleViolation("round.opened", f"not an option of {game.name}", f"options.{name}")
-    return _rules_with(ruleset, options), MappingProxyType(options)
-
-
-_OPENINGS: dict[tuple[str, Options, tuple[type, ...]], _Opening] = {}
-
 
 def open_round(
     game: BlackjackGame, event: RoundOpened, automations: frozenset[Automation] = frozenset()
@@ -219,12 +150,7 @@ def open_round(
     if len(event.seats) > game.max_seats or max(event.seats, default=1) > game.max_seats:
         section = ruleset.section(game.sections["seated"])
         raise RuleViolation(section, f"no more than {game.max_seats} betting positions", "seats")
-    # A table opens round after round with the same options (their types keep True from 1).
-    key = (ruleset.id, event.options, tuple(type(value) for _, value in event.options))
-    found = _OPENINGS.get(key)
-    if found is None:
-        found = _OPENINGS[key] = _opening_options(game, ruleset, event)
-    rules, options = found
+    rules, options = opening(game, ruleset, event)
     pairs = sorted(zip(event.seats, event.players, strict=True))
     seats = {number: BlackjackSeat(number, player) for number, player in pairs}
     return BlackjackState(
@@ -247,31 +173,10 @@ def _window_open(state: BlackjackState, window: Window) -> bool:
             and insurance_offered(up) and not state.insurance_closed)  # fmt: skip
 
 
-class _Lookups:
-    """A game's wagers by name and the side wagers the dealer's cards settle, found once per
-    game rather than searched for on every event."""
-
-    def __init__(self, game: BlackjackGame) -> None:
-        self.specs = {spec.name: spec for spec in game.wagers}
-        self.sides = {side.name: side for side in game.side_wagers}
-        self.dealer_settles = frozenset(side.name for side in game.side_wagers
-                                        if side.settle is not None)  # fmt: skip
-
-
-_LOOKUPS: dict[str, _Lookups] = {}
-
-
-def _lookups(game: BlackjackGame) -> _Lookups:
-    found = _LOOKUPS.get(game.id)
-    if found is None:
-        found = _LOOKUPS[game.id] = _Lookups(game)
-    return found
-
-
 def _window_of(state: BlackjackState, name: str) -> Window:
     if name == INSURANCE:
         return Window.INSURANCE
-    side = _lookups(state.game).sides.get(name)
+    side = lookups(state.game).sides.get(name)
     return Window.BEFORE_DEAL if side is None else side.window
 
 
@@ -279,12 +184,12 @@ def _refuse_wager(state: BlackjackState, event: WagerPlaced) -> Refusal | None:
     seat = state.seats.get(event.seat)
     if seat is None:
         return chapter_refusal(state, "seated", "only seated players may wager", "seat")
-    lookups = _lookups(state.game)
-    spec = lookups.specs.get(event.wager)
+    found = lookups(state.game)
+    spec = found.specs.get(event.wager)
     if spec is None or spec.by_choice:
         return chapter_refusal(state, "wagers",
                                f"{event.wager} is not a wager placed on the layout", "wager")
-    side = lookups.sides.get(event.wager)
+    side = found.sides.get(event.wager)
     if side is not None and side.offered_option and not state.options.get(side.offered_option):
         return Refusal(state.section(spec.section), f"the {spec.label} is not offered at this "
                        "table (its Rules Submission)", "wager")  # fmt: skip
@@ -589,7 +494,7 @@ def _after_play(state: BlackjackState, **changes: Any) -> BlackjackState:
 
 
 def _outcome_open(state: BlackjackState) -> bool:
-    needs = _lookups(state.game).dealer_settles
+    needs = lookups(state.game).dealer_settles
     return any(
         (seat.hands is not None and seat.hands.awaits_dealer) or not needs.isdisjoint(seat.wagers)
         for seat in state.seats.values() if not seat.dead
@@ -779,7 +684,7 @@ def _returned(state: BlackjackState, seat: BlackjackSeat, section: str) -> list[
 
 def _options_applied(state: BlackjackState) -> tuple[tuple[str, str], ...]:
     options = tuple((name, str(value)) for name, value in state.options.items()
-                    if name not in _RULE_FIELDS)  # fmt: skip
+                    if name not in RULE_FIELDS)  # fmt: skip
     return (("rounding", state.rounding.name), *state.rules.readings, *options)
 
 
