@@ -614,6 +614,9 @@ def apply(state: BlackjackState, event: Event) -> BlackjackState:
 # -------------------------------------------------------------- settlement
 
 
+_HAND_NAMES = tuple(f"hand {number}" for number in range(8))
+
+
 def _line(seat: BlackjackSeat, result: WagerResult) -> SettlementLine:
     outcome = result.outcome
     if outcome is Outcome.WIN:
@@ -622,13 +625,16 @@ def _line(seat: BlackjackSeat, result: WagerResult) -> SettlementLine:
         amount = result.collected_cents
     else:
         amount = result.stake_cents
-    notes = tuple(f"reading {name}={value}" for name, value in result.readings)
+    readings = result.readings
+    notes = tuple([f"reading {name}={value}" for name, value in readings]) if readings else ()
     if result.marker:
         notes += ("a Free Bet lammer: a marker, no money",)
+    number = result.hand
     return SettlementLine(
         seat=seat.seat, player=seat.player, wager=result.wager, stake_cents=result.stake_cents,
         outcome=outcome, amount_cents=amount, section=result.section,
-        hand=f"hand {result.hand}" if result.hand else None, pay_line=result.pay_line,
+        hand=(_HAND_NAMES[number] if number < 8 else f"hand {number}") if number else None,
+        pay_line=result.pay_line,
         odds=None if result.odds is None else str(result.odds),
         uncapped_cents=amount if outcome is Outcome.WIN else None, notes=notes,
         hand_index=max(result.hand, 1),
