@@ -25,7 +25,7 @@ from tables.rules.declaration import OptionSpec
 from tables.rules.engine import RuleViolation
 from tables.rules.events import Options, RoundOpened
 
-__all__ = ["RULE_FIELDS", "reading_options", "opening", "Lookups", "lookups"]
+__all__ = ["RULE_FIELDS", "reading_options", "opening", "options_applied", "Lookups", "lookups"]
 
 _READINGS: dict[str, tuple[Any, ...]] = {
     "bust_against_bust": tuple(BustAgainstBust),
@@ -100,6 +100,28 @@ def opening(game: BlackjackGame, ruleset: BlackjackRuleSet, event: RoundOpened) 
     if found is None:
         found = _OPENINGS[key] = _opening_options(game, ruleset, event)
     return found
+
+
+_APPLIED: dict[tuple[int, int], tuple[BlackjackRules, Mapping[str, Any], tuple[Any, ...]]] = {}
+
+
+def options_applied(
+    rules: BlackjackRules, options: Mapping[str, Any]
+) -> tuple[tuple[str, str], ...]:
+    """Every reading of ``rules`` and every other option, as a settlement records them.
+
+    Made once per rules and options (by identity: the entry keeps both alive, so an
+    identity is never reused while it is a key).
+    """
+    key = (id(rules), id(options))
+    found = _APPLIED.get(key)
+    if found is None or found[0] is not rules or found[1] is not options:
+        if len(_APPLIED) >= 256:  # options built outside :func:`opening` must not pile up
+            _APPLIED.clear()
+        others = tuple((name, str(value)) for name, value in options.items()
+                       if name not in RULE_FIELDS)  # fmt: skip
+        found = _APPLIED[key] = (rules, options, (*rules.readings, *others))
+    return found[2]
 
 
 class Lookups:

@@ -63,7 +63,7 @@ from tables.rules.blackjack_declaration import (
 )
 from tables.rules.blackjack_hands import SeatHands
 from tables.rules.blackjack_irregularities import irregularity, refuse_irregularity
-from tables.rules.blackjack_options import RULE_FIELDS, lookups, opening
+from tables.rules.blackjack_options import lookups, opening, options_applied
 from tables.rules.blackjack_settlement import (
     WagerResult,
     settle_hand,
@@ -689,9 +689,7 @@ def _returned(state: BlackjackState, seat: BlackjackSeat, section: str) -> list[
 
 
 def _options_applied(state: BlackjackState) -> tuple[tuple[str, str], ...]:
-    options = tuple((name, str(value)) for name, value in state.options.items()
-                    if name not in RULE_FIELDS)  # fmt: skip
-    return (("rounding", state.rounding.name), *state.rules.readings, *options)
+    return (("rounding", state.rounding.name), *options_applied(state.rules, state.options))
 
 
 def required_settlement(state: BlackjackState) -> Settlement:
