@@ -9,6 +9,7 @@ from tables.rules import engine
 from tables.rules.engine import RuleViolation
 from tables.rules.events import Decision, Event
 from tables.rules.replay import replay
+from tests.rules import test_double_attack_blackjack as dab
 from tests.rules.test_free_bet_and_double_back_jack import (
     bet,
     card,
@@ -123,3 +124,15 @@ def test_the_reading_refuses_a_value_it_does_not_know():
     with pytest.raises(RuleViolation) as refused:
         engine.open_round(opened("590", surrender_timing="never"))
     assert refused.value.field == "options.surrender_timing"
+
+
+def test_581_9_b_2_i_before_peek_the_bet_is_collected_and_the_double_attack_returned():
+    """§ 581.9(b)(2)(i): § 581 reads like its siblings (§ 581.7(h)(2) against § 581.9(b)(2));
+    surrendered before the reader, the Bet is lost to a dealer Blackjack and the Double
+    Attack Wager returned. After the reader the same surrender is refused (§ 581.7(h)(2))."""
+    events = [dab.opened(seats=(1,), **BEFORE), bet(1, 1_000, "BET"),
+              *dab.deal("Kh", "Ac", {1: "Kc 6d"}, {1: 500}), surrender()]  # fmt: skip
+    assert dab.lines(events) == [(1, 1, "BET", "lose", 1_000, "581.9(b)(2)(i)"),
+                                 (1, 1, "DOUBLE_ATTACK", "returned", 500, "581.9(b)(2)(i)")]
+    events[0] = dab.opened(seats=(1,))
+    assert refusal(events) == ("581.7(h)(2)", "choice")
