@@ -34,7 +34,9 @@ explicit reading, with a default, that every settlement it touches records:
   that only come after the peek; a surrendered hand loses its whole wager to a
   dealer Blackjack under either reading (and the player's best choice is the
   same, so the house edge is), and rounds recorded before the reading existed
-  replay unchanged. ``BEFORE_PEEK`` takes § 5xx.9(a)(2) literally.
+  replay unchanged. ``BEFORE_PEEK`` takes § 5xx.9(a)(2) literally: any seat
+  surrenders its first two cards until the reader is used, and (in 590 and
+  591) not after it; § 581.7(k)'s surrender after more cards stays.
 * ``split_aces_one_card``: § 581.11(e) gives split aces one card each and no
   resplit; § 590 and § 591 say nothing, so by default they play on.
 * ``second_chance_after_double`` / ``second_chance_on_split`` (§ 591.7(l)):

@@ -314,7 +314,9 @@ def _refuse_decision(state: BlackjackState, event: Decision) -> Refusal | None:
     if event.choice == "surrender" and state.rules.surrender_timing is SurrenderTiming.BEFORE_PEEK:
         if _before_peek(state):
             return _refuse_early_surrender(state, event)
-        if state.phase == PLAY and peek_required(state.rules, state.dealer[0]):
+        # § 581.7(k) lets a Double Attack hand surrender after the peek whatever the reading.
+        late = state.rules.late_surrender
+        if state.phase == PLAY and not late and peek_required(state.rules, state.dealer[0]):
             return Refusal(state.rules.section("surrender_before_peek"), "against an ace or "
                            "10-value up card a surrender comes before the card reader is used "
                            "(reading surrender_timing=before_peek)", "choice")  # fmt: skip

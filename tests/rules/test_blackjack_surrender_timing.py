@@ -136,3 +136,13 @@ def test_581_9_b_2_i_before_peek_the_bet_is_collected_and_the_double_attack_retu
                                  (1, 1, "DOUBLE_ATTACK", "returned", 500, "581.9(b)(2)(i)")]
     events[0] = dab.opened(seats=(1,))
     assert refusal(events) == ("581.7(h)(2)", "choice")
+
+
+def test_581_7_k_before_peek_a_hand_that_drew_still_surrenders_after_the_reader():
+    """§ 581.7(k): "Prior to the dealer exposing his hole card, if player has less than 21
+    after drawing additional cards, the player may surrender", whatever the reading."""
+    events = [dab.opened(seats=(1,), **BEFORE), bet(1, 1_000, "BET"),
+              *dab.deal("Kh", "7c", {1: "Kc 2d"}, {1: 500}), Decision(seat=1, choice="hit"),
+              dab.player(1, "3s", "3"), surrender()]  # fmt: skip
+    assert dab.lines(events) == [(1, 1, "BET", "forfeited", 500, "581.9(b)(1)"),
+                                 (1, 1, "DOUBLE_ATTACK", "forfeited", 250, "581.9(b)(1)")]
