@@ -23,6 +23,20 @@ explicit reading, with a default, that every settlement it touches records:
 * ``surrender_added_money`` (§ 581.9): surrender is allowed after a double or
   a split, but § 581.9(b) only halves the Bet and Double Attack Wagers. The
   default halves the added money the same way.
+* ``surrender_timing``: when a surrender is made against an ace or 10-value up
+  card. § 590.7(h)(2) and § 591.7(i) list it among the decisions made once the
+  card reader reported no Blackjack; § 590.9(a)(2) and § 591.9(a)(2) set the
+  surrendered wager on the cards and settle it "After the Insurance Wager is
+  offered and the card reader device is utilized", in full on a dealer
+  Blackjack, so before the peek (§ 581.7(h)(2) and § 581.9(b)(2) read alike).
+  The default is ``AFTER_PEEK``: the procedure section orders the whole round
+  and § 5xx.9(a) itself puts surrender before the double, split, stand or draw
+  that only come after the peek; a surrendered hand loses its whole wager to a
+  dealer Blackjack under either reading (and the player's best choice is the
+  same, so the house edge is), and rounds recorded before the reading existed
+  replay unchanged. ``BEFORE_PEEK`` takes § 5xx.9(a)(2) literally: any seat
+  surrenders its first two cards until the reader is used, and (in 590 and
+  591) not after it; § 581.7(k)'s surrender after more cards stays.
 * ``split_aces_one_card``: § 581.11(e) gives split aces one card each and no
   resplit; § 590 and § 591 say nothing, so by default they play on.
 * ``second_chance_after_double`` / ``second_chance_on_split`` (§ 591.7(l)):
@@ -81,6 +95,7 @@ __all__ = [
     "BustAgainstBust",
     "SplitTwentyOne",
     "SurrenderAddedMoney",
+    "SurrenderTiming",
     "BlackjackRules",
     "DOUBLE_ATTACK_581",
     "FREE_BET_590",
@@ -145,6 +160,12 @@ class HandValue:
         return self.total > 21
 
 
+# Every count a hand can reach, made once: replay values hands on almost every event, and a
+# frozen dataclass's __init__ costs more than the count itself.
+_HARD = tuple(HandValue(total, False) for total in range(64))
+_SOFT = tuple(HandValue(total, True) for total in range(64))
+
+
 def hand_value(cards: Iterable[Card]) -> HandValue:
     """The count of ``cards``: one ace counts 11 unless that would exceed 21 (§ 5xx.3(d)(3))."""
     total = 0
@@ -154,8 +175,8 @@ def hand_value(cards: Iterable[Card]) -> HandValue:
         total += value
         aces = aces or value == 1
     if aces and total <= 11:
-        return HandValue(total + 10, True)
-    return HandValue(total, False)
+        return _SOFT[total + 10]
+    return _HARD[total] if total < 64 else HandValue(total, False)
 
 
 def same_value(first: Card, second: Card) -> bool:
@@ -165,7 +186,10 @@ def same_value(first: Card, second: Card) -> bool:
 
 def is_blackjack_pair(cards: Sequence[Card]) -> bool:
     """An ace and a 10-value card as two cards (§ 5xx.1 "Blackjack")."""
-    return len(cards) == 2 and hand_value(cards).total == 21
+    if len(cards) != 2:
+        return False
+    first, second = _VALUES[cards[0].rank], _VALUES[cards[1].rank]
+    return first + second == 11 and (first == 1 or second == 1)
 
 
 class Soft17(enum.StrEnum):
@@ -197,6 +221,14 @@ class SurrenderAddedMoney(enum.StrEnum):
     FORFEITED = "forfeited"
 
 
+class SurrenderTiming(enum.StrEnum):
+    """§ 590.7(h)(2) against § 590.9(a)(2) (§ 591.7(i), § 591.9(a)(2)): a surrender
+    against an ace or 10-value up card comes after the card reader, or before it."""
+
+    AFTER_PEEK = "after_peek"
+    BEFORE_PEEK = "before_peek"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BlackjackRules:
     """One chapter's blackjack rules as data, and the readings its Rules Submission chose.
@@ -226,6 +258,7 @@ class BlackjackRules:
     split_twenty_one: SplitTwentyOne = SplitTwentyOne.TWENTY_ONE
     split_aces_one_card: bool = False
     surrender_added_money: SurrenderAddedMoney = SurrenderAddedMoney.HALF
+    surrender_timing: SurrenderTiming = SurrenderTiming.AFTER_PEEK
     second_chance_after_double: bool = True
     second_chance_on_split: bool = True
     push_22_table: str = "A"
@@ -256,6 +289,7 @@ class BlackjackRules:
             ("split_twenty_one", self.split_twenty_one.value),
             ("split_aces_one_card", str(self.split_aces_one_card).lower()),
             ("surrender_added_money", self.surrender_added_money.value),
+            ("surrender_timing", self.surrender_timing.value),
             ("second_chance_after_double", str(self.second_chance_after_double).lower()),
             ("second_chance_on_split", str(self.second_chance_on_split).lower()),
             ("push_22_table", self.push_22_table),
@@ -281,7 +315,7 @@ DOUBLE_ATTACK_581 = BlackjackRules(
     decks=8,  # § 581.3(a)
     sections={
         **_COMMON, "peek": "7(g)", "insurance_pays": "12(b)", "surrender_half": "9(b)(1)",
-        "surrender_dealer_blackjack": "9(b)(2)(i)",
+        "surrender_dealer_blackjack": "9(b)(2)(i)", "surrender_before_peek": "9(b)(2)",
         "split_limit": "11(c)", "split_aces": "11(e)", "dealer_draw": "7(n)",
         "dealer_third_card": "7(m)(2)", "win": "7(o)(1)(i)", "lose": "7(o)(1)(ii)",
         "tie": "7(o)(1)(iii)", "bust": "7(o)(1)(ii)(B)", "dealer_blackjack": "7(o)(1)(ii)(A)",
@@ -305,7 +339,8 @@ FREE_BET_590 = BlackjackRules(
     dealer_may_stop=True,  # § 590.7(m)
     sections={
         **_COMMON, "peek": "7(g)", "insurance_pays": "12(b)", "surrender_half": "9(a)(1)",
-        "surrender_dealer_blackjack": "9(a)(2)", "split_limit": "11(d)",
+        "surrender_dealer_blackjack": "9(a)(2)", "surrender_before_peek": "9(a)(2)",
+        "split_limit": "11(d)",
         "split_tens": "11(b)(1)", "split_free": "11(b)(2)", "double_free": "10(a)(1)",
         "double_paid": "10(a)(2)", "dealer_draw": "7(l)", "dealer_stop": "7(m)",
         "win": "7(o)", "lose": "7(q)", "tie": "7(p)", "bust": "7(q)(1)",
@@ -330,7 +365,8 @@ DOUBLE_BACK_JACK_591 = BlackjackRules(
     dealer_may_stop=True,  # § 591.7(p)
     sections={
         **_COMMON, "peek": "7(h)", "insurance_pays": "12(c)", "surrender_half": "9(a)(1)",
-        "surrender_dealer_blackjack": "9(a)(2)", "split_limit": "11(a)", "draw": "7(k)",
+        "surrender_dealer_blackjack": "9(a)(2)", "surrender_before_peek": "9(a)(2)",
+        "split_limit": "11(a)", "draw": "7(k)",
         "double_card": "10(a)", "decisions": "7(i)", "dealer_draw": "7(o)",
         "dealer_stop": "7(p)", "win": "7(s)(1)(ii)", "lose": "7(s)(3)", "tie": "7(s)(2)",
         "bust": "7(r)(3)(i)", "dealer_blackjack": "7(h)", "player_blackjack": "7(f)",

@@ -87,9 +87,10 @@ class SeatHands(NamedTuple):
 
     Each decision has ``verify_<decision>`` (a :class:`Refusal` or ``None``),
     ``can_<decision>`` and the decision itself, which returns a new value or
-    raises :class:`RuleViolation`; :meth:`card` deals the card a decision (or a
-    split) calls for. ``active`` is the hand deciding; once past the last
-    hand, :attr:`finished` is true.
+    raises :class:`RuleViolation` (with ``verified=True`` the caller has just had
+    ``verify_<decision>`` return ``None``, as replay has, so it is not run twice);
+    :meth:`card` deals the card a decision (or a split) calls for. ``active`` is the
+    hand deciding; once past the last hand, :attr:`finished` is true.
     """
 
     rules: BlackjackRules
@@ -189,15 +190,19 @@ class SeatHands(NamedTuple):
         # § 581.9(a): a doubled hand (or split ace) may still surrender below 21.
         return one_card and not self.rules.late_surrender
 
-    def _advanced(self) -> SeatHands:
+    def _first_undone(self, hands: tuple[Hand, ...]) -> int:
         active = self.active
-        while active < len(self.hands) and self.is_done(self.hands[active]):
+        while active < len(hands) and self.is_done(hands[active]):
             active += 1
-        return evolve(self, active=active)
+        return active
+
+    def _advanced(self) -> SeatHands:
+        active = self._first_undone(self.hands)
+        return self if active == self.active else evolve(self, active=active)
 
     def _with_hand(self, hand: Hand, *extra: Hand) -> SeatHands:
         hands = (*self.hands[: self.active], hand, *extra, *self.hands[self.active + 1 :])
-        return evolve(self, hands=hands)._advanced()
+        return evolve(self, hands=hands, active=self._first_undone(hands))
 
     def _refusal(self, key: str, reason: str, field: str | None = "choice") -> Refusal:
         return Refusal(self.rules.section(key), reason, field)
@@ -234,9 +239,10 @@ class SeatHands(NamedTuple):
         """Whether :meth:`hit` would succeed."""
         return self.verify_hit() is None
 
-    def hit(self) -> SeatHands:
+    def hit(self, *, verified: bool = False) -> SeatHands:
         """The player asks for a card; :meth:`card` deals it."""
-        self._raise(self.verify_hit())
+        if not verified:
+            self._raise(self.verify_hit())
         return self._with_hand(evolve(self.hand, pending=Pending.HIT))
 
     def verify_stand(self) -> Refusal | None:
@@ -247,9 +253,10 @@ class SeatHands(NamedTuple):
         """Whether :meth:`stand` would succeed."""
         return self.verify_stand() is None
 
-    def stand(self) -> SeatHands:
+    def stand(self, *, verified: bool = False) -> SeatHands:
         """The player stands on the active hand."""
-        self._raise(self.verify_stand())
+        if not verified:
+            self._raise(self.verify_stand())
         return self._with_hand(evolve(self.hand, stood=True))
 
     # ---- double down ---------------------------------------------------------------------
@@ -293,9 +300,10 @@ class SeatHands(NamedTuple):
         """Whether :meth:`double` would succeed."""
         return self.verify_double(amount_cents) is None
 
-    def double(self, amount_cents: int) -> SeatHands:
+    def double(self, amount_cents: int, *, verified: bool = False) -> SeatHands:
         """The player doubles down; :meth:`card` deals the one card, sideways."""
-        self._raise(self.verify_double(amount_cents))
+        if not verified:
+            self._raise(self.verify_double(amount_cents))
         hand = self.hand
         added = (
             (FREE_DOUBLE_LAMMER, self.original_cents)
@@ -346,13 +354,14 @@ class SeatHands(NamedTuple):
         """Whether :meth:`split` would succeed."""
         return self.verify_split(amount_cents) is None
 
-    def split(self, amount_cents: int) -> SeatHands:
+    def split(self, amount_cents: int, *, verified: bool = False) -> SeatHands:
         """Two hands of one card each; the first (the dealer's left) is completed first.
 
         § 581.11(b), § 590.11(c), § 591.11(b). The hand's own wagers stay with the
         first hand (§ 590.11(b)(2)(ii)).
         """
-        self._raise(self.verify_split(amount_cents))
+        if not verified:
+            self._raise(self.verify_split(amount_cents))
         hand = self.hand
         aces = hand.cards[0].rank is Rank.ACE
         first = evolve(hand, cards=hand.cards[:1], split=True, aces_split=aces)
@@ -389,9 +398,10 @@ class SeatHands(NamedTuple):
         """Whether :meth:`surrender` would succeed."""
         return self.verify_surrender() is None
 
-    def surrender(self) -> SeatHands:
+    def surrender(self, *, verified: bool = False) -> SeatHands:
         """The player gives up the active hand for half its wager (settled at the peek)."""
-        self._raise(self.verify_surrender())
+        if not verified:
+            self._raise(self.verify_surrender())
         return self._with_hand(evolve(self.hand, surrendered=True))
 
     # ---- Second Chance (§ 591.7(l)) ------------------------------------------------------
@@ -421,9 +431,10 @@ class SeatHands(NamedTuple):
         """Whether :meth:`second_chance` would succeed."""
         return self.verify_second_chance(amount_cents) is None
 
-    def second_chance(self, amount_cents: int) -> SeatHands:
+    def second_chance(self, amount_cents: int, *, verified: bool = False) -> SeatHands:
         """The Second Chance Wager; :meth:`card` deals the card to subtract, sideways."""
-        self._raise(self.verify_second_chance(amount_cents))
+        if not verified:
+            self._raise(self.verify_second_chance(amount_cents))
         hand = self.hand
         bought = evolve(
             hand, stakes=(*hand.stakes, (SECOND_CHANCE, amount_cents)),
@@ -446,9 +457,10 @@ class SeatHands(NamedTuple):
         """Whether :meth:`card` would succeed."""
         return self.verify_card() is None
 
-    def card(self, card: Card) -> SeatHands:
+    def card(self, card: Card, *, verified: bool = False) -> SeatHands:
         """``card`` dealt to the active hand: its split card, a hit, a double or a Second Chance."""
-        self._raise(self.verify_card())
+        if not verified:
+            self._raise(self.verify_card())
         hand = self.hand
         if hand.pending is Pending.SECOND_CHANCE:
             return self._with_hand(evolve(hand, second_chance_card=card, pending=None))

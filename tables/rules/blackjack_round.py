@@ -40,16 +40,12 @@ stood short of the rule's total is noted when he starts settling.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from tables.rules.blackjack import (
     INSURANCE,
-    BlackjackRules,
-    BustAgainstBust,
-    SplitTwentyOne,
-    SurrenderAddedMoney,
+    SurrenderTiming,
     dealer_must_draw,
     described,
     insurance_offered,
@@ -63,11 +59,11 @@ from tables.rules.blackjack_declaration import (
     DEALER_HOLE,
     DEALER_UP,
     BlackjackGame,
-    BlackjackRuleSet,
     Window,
 )
 from tables.rules.blackjack_hands import SeatHands
 from tables.rules.blackjack_irregularities import irregularity, refuse_irregularity
+from tables.rules.blackjack_options import lookups, opening, options_applied
 from tables.rules.blackjack_settlement import (
     WagerResult,
     settle_hand,
@@ -92,7 +88,6 @@ from tables.rules.blackjack_state import (
     with_seat,
 )
 from tables.rules.cards import Card
-from tables.rules.declaration import OptionSpec
 from tables.rules.engine import (
     Automation,
     Outcome,
@@ -134,41 +129,6 @@ __all__ = [
 
 # ------------------------------------------------------------------ opening
 
-_READINGS: dict[str, tuple[Any, ...]] = {
-    "bust_against_bust": tuple(BustAgainstBust),
-    "split_twenty_one": tuple(SplitTwentyOne),
-    "surrender_added_money": tuple(SurrenderAddedMoney),
-}
-
-
-_RULE_FIELDS = frozenset(field.name for field in dataclasses.fields(BlackjackRules))
-
-
-def _rules_with(ruleset: BlackjackRuleSet, options: Mapping[str, Any]) -> BlackjackRules:
-    """The rule set's rules with the round's readings and Rules Submission choices
-    (built once per rule set and choices: a table opens the same round after round)."""
-    rules = ruleset.rules
-    changes = tuple((name, type(getattr(rules, name))(value)) for name, value in options.items()
-                    if name in _RULE_FIELDS)  # fmt: skip
-    key = (ruleset.id, changes)
-    found = _RULES.get(key)
-    if found is None:
-        found = _RULES[key] = dataclasses.replace(rules, **dict(changes)) if changes else rules
-    return found
-
-
-_RULES: dict[tuple[str, tuple[tuple[str, Any], ...]], BlackjackRules] = {}
-_DECLARED: dict[str, dict[str, OptionSpec]] = {}
-
-
-def reading_options(rules: BlackjackRules) -> tuple[OptionSpec, ...]:
-    """The readings a round may set on ``round.opened``, defaulting to the rule set's."""
-    return tuple(
-        OptionSpec(name, "1", tuple(str(choice) for choice in choices), str(getattr(rules, name)))
-        for name, choices in _READINGS.items()
-    )
-
-
 def open_round(
     game: BlackjackGame, event: RoundOpened, automations: frozenset[Automation] = frozenset()
 ) -> BlackjackState:
@@ -190,24 +150,9 @@ def open_round(
     if len(event.seats) > game.max_seats or max(event.seats, default=1) > game.max_seats:
         section = ruleset.section(game.sections["seated"])
         raise RuleViolation(section, f"no more than {game.max_seats} betting positions", "seats")
-    declared = _DECLARED.get(ruleset.id)
-    if declared is None:
-        specs = (*game.options, *reading_options(ruleset.rules))
-        declared = _DECLARED[ruleset.id] = {spec.name: spec for spec in specs}
-    options: dict[str, Any] = {}
-    for name, spec in declared.items():
-        value = event.option(name, spec.default)
-        if value not in spec.choices:
-            allowed = ", ".join(repr(choice) for choice in spec.choices)
-            raise RuleViolation(ruleset.section(spec.section), f"must be one of {allowed}",
-                                f"options.{name}")  # fmt: skip
-        options[name] = value
-    for name in dict(event.options):
-        if name not in declared:
-            raise RuleViolation("round.opened", f"not an option of {game.name}", f"options.{name}")
+    rules, options = opening(game, ruleset, event)
     pairs = sorted(zip(event.seats, event.players, strict=True))
     seats = {number: BlackjackSeat(number, player) for number, player in pairs}
-    rules = _rules_with(ruleset, options)
     return BlackjackState(
         game=game, ruleset=ruleset, rules=rules, opened=event, rounding=opening_rounding(event),
         options=options, phase=WAGERING, seats=seats, left=composition(rules),
@@ -231,7 +176,7 @@ def _window_open(state: BlackjackState, window: Window) -> bool:
 def _window_of(state: BlackjackState, name: str) -> Window:
     if name == INSURANCE:
         return Window.INSURANCE
-    side = next((item for item in state.game.side_wagers if item.name == name), None)
+    side = lookups(state.game).sides.get(name)
     return Window.BEFORE_DEAL if side is None else side.window
 
 
@@ -239,11 +184,12 @@ def _refuse_wager(state: BlackjackState, event: WagerPlaced) -> Refusal | None:
     seat = state.seats.get(event.seat)
     if seat is None:
         return chapter_refusal(state, "seated", "only seated players may wager", "seat")
-    spec = state.game.wager(event.wager)
+    found = lookups(state.game)
+    spec = found.specs.get(event.wager)
     if spec is None or spec.by_choice:
         return chapter_refusal(state, "wagers",
                                f"{event.wager} is not a wager placed on the layout", "wager")
-    side = next((item for item in state.game.side_wagers if item.name == event.wager), None)
+    side = found.sides.get(event.wager)
     if side is not None and side.offered_option and not state.options.get(side.offered_option):
         return Refusal(state.section(spec.section), f"the {spec.label} is not offered at this "
                        "table (its Rules Submission)", "wager")  # fmt: skip
@@ -289,11 +235,12 @@ def to_act(state: BlackjackState) -> BlackjackSeat | None:
     return None if state.acting is None else state.seats[state.acting]
 
 
-def _next_acting(state: BlackjackState) -> int | None:
-    """The first seat from the one acting, clockwise, with a hand still to play."""
-    start, deferred = state.acting or 0, state.deferred
-    for number in sorted(state.seats):
-        seat = state.seats[number]
+def _next_acting(
+    seats: Mapping[int, BlackjackSeat], start: int, deferred: tuple[int, ...]
+) -> int | None:
+    """The first seat from ``start``, clockwise, with a hand still to play."""
+    for number in sorted(seats):
+        seat = seats[number]
         if number >= start and number not in deferred and seat.hands is not None and (
                 not seat.hands.finished):  # fmt: skip
             return number
@@ -339,7 +286,40 @@ def _refuse_deal(state: BlackjackState, event: CardDealt) -> Refusal | None:
     return chapter_refusal(state, "deal", f"no card is dealt during {state.phase}")
 
 
+def _before_peek(state: BlackjackState) -> bool:
+    """Whether a surrender now is § 590.9(a)(2)'s (§ 591.9(a)(2)'s, § 581.9(b)(2)'s): the
+    ``before_peek`` reading, an ace or 10-value up card, the reader not yet used (nothing
+    has closed the Insurance Wagers)."""
+    return (state.rules.surrender_timing is SurrenderTiming.BEFORE_PEEK
+            and state.phase in (PLAY, SETTLEMENT) and not state.insurance_closed
+            and peek_required(state.rules, state.dealer[0]))  # fmt: skip
+
+
+def _refuse_early_surrender(state: BlackjackState, event: Decision) -> Refusal | None:
+    """A surrender before the reader: any seat, out of turn, on its first two cards."""
+    seat = state.seats.get(event.seat)
+    if seat is None or seat.hands is None:
+        return chapter_refusal(state, "seated", "no hand at this seat", "seat")
+    hands = seat.hands
+    if event.hand != 1 or len(hands.hands) != 1:
+        return Refusal(state.rules.section("surrender"), "surrender is on the first two cards",
+                       "hand")  # fmt: skip
+    if hands.hands[0].surrendered or hands.is_blackjack(hands.hands[0]):
+        return Refusal(state.rules.section("surrender"), "the hand has surrendered or is a "
+                       "Blackjack", "choice")  # fmt: skip
+    return None
+
+
 def _refuse_decision(state: BlackjackState, event: Decision) -> Refusal | None:
+    if event.choice == "surrender" and state.rules.surrender_timing is SurrenderTiming.BEFORE_PEEK:
+        if _before_peek(state):
+            return _refuse_early_surrender(state, event)
+        # § 581.7(k) lets a Double Attack hand surrender after the peek whatever the reading.
+        late = state.rules.late_surrender
+        if state.phase == PLAY and not late and peek_required(state.rules, state.dealer[0]):
+            return Refusal(state.rules.section("surrender_before_peek"), "against an ace or "
+                           "10-value up card a surrender comes before the card reader is used "
+                           "(reading surrender_timing=before_peek)", "choice")  # fmt: skip
     if state.phase != PLAY:
         return Refusal(state.rules.section("decisions"), f"no decision during {state.phase}",
                        "choice")  # fmt: skip
@@ -360,13 +340,17 @@ def _refuse_decision(state: BlackjackState, event: Decision) -> Refusal | None:
 
 _DECISIONS: dict[str, tuple[Callable[[SeatHands, int], Refusal | None],
                             Callable[[SeatHands, int], SeatHands]]] = {
-    "hit": (lambda hands, amount: hands.verify_hit(), lambda hands, amount: hands.hit()),
-    "stand": (lambda hands, amount: hands.verify_stand(), lambda hands, amount: hands.stand()),
-    "double": (SeatHands.verify_double, SeatHands.double),
-    "split": (SeatHands.verify_split, SeatHands.split),
+    "hit": (lambda hands, amount: hands.verify_hit(),
+            lambda hands, amount: hands.hit(verified=True)),
+    "stand": (lambda hands, amount: hands.verify_stand(),
+              lambda hands, amount: hands.stand(verified=True)),
+    "double": (SeatHands.verify_double,
+               lambda hands, amount: hands.double(amount, verified=True)),
+    "split": (SeatHands.verify_split, lambda hands, amount: hands.split(amount, verified=True)),
     "surrender": (lambda hands, amount: hands.verify_surrender(),
-                  lambda hands, amount: hands.surrender()),
-    "second_chance": (SeatHands.verify_second_chance, SeatHands.second_chance),
+                  lambda hands, amount: hands.surrender(verified=True)),
+    "second_chance": (SeatHands.verify_second_chance,
+                      lambda hands, amount: hands.second_chance(amount, verified=True)),
 }  # fmt: skip
 
 
@@ -466,9 +450,10 @@ def _deal(state: BlackjackState, event: CardDealt) -> BlackjackState:
     if state.phase == PLAY:
         acting = to_act(state)
         assert acting is not None and acting.hands is not None
-        seats = {**state.seats, acting.seat: evolve(acting, hands=acting.hands.card(card))}
-        return _after_play(evolve(state, left=left, seats=seats))
-    return _dealer_draw(evolve(state, left=left), card)
+        hands = acting.hands.card(card, verified=True)  # _refuse_deal verified it
+        seats = {**state.seats, acting.seat: evolve(acting, hands=hands)}
+        return _after_play(state, left=left, seats=seats)
+    return _dealer_draw(state, card, left)
 
 
 def _after_deal(state: BlackjackState) -> BlackjackState:
@@ -479,9 +464,8 @@ def _after_deal(state: BlackjackState) -> BlackjackState:
         if seat.cards:
             main = seat.wagers[state.rules.main_wager]
             attack = seat.wagers.get("DOUBLE_ATTACK", 0)
-            seats[number] = seat._replace(hands=SeatHands.dealt(state.rules, up, seat.cards,
+            seats[number] = evolve(seat, hands=SeatHands.dealt(state.rules, up, seat.cards,
                                                                 main, attack))  # fmt: skip
-    state = evolve(state, seats=seats)
     if peek_required(state.rules, up) and is_blackjack_pair(state.dealer):
         # § 5xx.7(g): the reader reports a Blackjack; no more cards are dealt, and every
         # hand is settled as it lies (its decisions never come).
@@ -491,43 +475,49 @@ def _after_deal(state: BlackjackState) -> BlackjackState:
                 over = tuple(hand._replace(stood=True) for hand in hands.hands)
                 seats[number] = seat._replace(hands=hands._replace(hands=over, active=len(over)))
         return evolve(state, seats=seats, phase=SETTLEMENT)
-    return _after_play(evolve(state, phase=PLAY))
+    return _after_play(state, seats=seats, phase=PLAY)
 
 
-def _after_play(state: BlackjackState) -> BlackjackState:
-    acting = state.acting
-    if acting is not None and acting not in state.deferred and (
-            not state.seats[acting].hands.finished):  # type: ignore[union-attr]  # fmt: skip
-        return state
-    acting = _next_acting(state)
-    if acting is None and state.deferred:  # § 581.13(g): the deferred cards, before the hole card
-        acting, state = state.deferred[0], evolve(state, deferred=state.deferred[1:])
-    return evolve(state, phase=DEALER, acting=None) if acting is None else evolve(
-        state, acting=acting)  # fmt: skip
+def _after_play(state: BlackjackState, **changes: Any) -> BlackjackState:
+    """``state`` with ``changes``, the turn passed on once the acting seat's hands are done
+    (one copy of the state: replay comes here on most events)."""
+    seats = changes.get("seats", state.seats)
+    acting, deferred = state.acting, state.deferred
+    if acting is not None and acting not in deferred and (
+            not seats[acting].hands.finished):  # fmt: skip
+        return evolve(state, **changes) if changes else state
+    acting = _next_acting(seats, acting or 0, deferred)
+    if acting is None and deferred:  # § 581.13(g): the deferred cards, before the hole card
+        acting, changes["deferred"] = deferred[0], deferred[1:]
+    if acting is None:
+        changes["phase"] = DEALER
+    changes["acting"] = acting
+    return evolve(state, **changes)
 
 
 def _outcome_open(state: BlackjackState) -> bool:
-    needs = {side.name for side in state.game.side_wagers if side.settle is not None}
+    needs = lookups(state.game).dealer_settles
     return any(
-        (seat.hands is not None and seat.hands.awaits_dealer) or bool(needs & set(seat.wagers))
+        (seat.hands is not None and seat.hands.awaits_dealer) or not needs.isdisjoint(seat.wagers)
         for seat in state.seats.values() if not seat.dead
     )
 
 
-def _dealer_draw(state: BlackjackState, card: Card) -> BlackjackState:
+def _dealer_draw(state: BlackjackState, card: Card, left: tuple[int, ...]) -> BlackjackState:
     rules = state.rules
-    state = evolve(state, insurance_closed=True)
     refusal = verify_dealer_draw(rules, state.dealer, outcome_open=_outcome_open(state))
     if refusal is None:
-        return evolve(state, dealer=(*state.dealer, card))
+        return evolve(state, left=left, insurance_closed=True, dealer=(*state.dealer, card))
     if dealer_must_draw(rules, state.dealer):
         # § 590.7(m), § 591.7(p): no wager depends on the total, so the card changes nothing.
         breach = Breach(0, "dealer", refusal.section, f"the dealer drew {card}: {refusal.reason}")
-        return evolve(state, dealer=(*state.dealer, card), breaches=(*state.breaches, breach))
+        return evolve(state, left=left, insurance_closed=True, dealer=(*state.dealer, card),
+                      breaches=(*state.breaches, breach))  # fmt: skip
     breach = Breach(0, "dealer", state.cite("dealer_draw_error"),
                     f"the dealer drew {card} on {described(state.dealer)}: the card goes to the "
                     "discard rack and is not part of the dealer's hand")  # fmt: skip
-    return evolve(state, discarded=(*state.discarded, card), breaches=(*state.breaches, breach))
+    return evolve(state, left=left, insurance_closed=True, discarded=(*state.discarded, card),
+                  breaches=(*state.breaches, breach))  # fmt: skip
 
 
 def _dealer_may_stand(state: BlackjackState) -> bool:
@@ -545,12 +535,24 @@ def _dealer_done(state: BlackjackState) -> BlackjackState:
     return evolve(state, phase=SETTLEMENT, insurance_closed=True)
 
 
+def _surrender_before_peek(state: BlackjackState, event: Decision) -> BlackjackState:
+    """The wager waits on the cards until the reader is used (§ 590.9(a)(2)); the Insurance
+    Wagers stay open (§ 590.9(b) settles both)."""
+    seat = state.seats[event.seat]
+    assert seat.hands is not None
+    hands = seat.hands._replace(hands=(seat.hands.hands[0]._replace(surrendered=True),), active=1)
+    state = with_seat(state, seat._replace(hands=hands))
+    return _after_play(state) if state.phase == PLAY else state
+
+
 def _decision(state: BlackjackState, event: Decision) -> BlackjackState:
+    if event.choice == "surrender" and _before_peek(state):
+        return _surrender_before_peek(state, event)
     seat = to_act(state)
     assert seat is not None and seat.hands is not None
     hands = _DECISIONS[event.choice][1](seat.hands, event.amount_cents or 0)
     seats = {**state.seats, seat.seat: evolve(seat, hands=hands)}
-    return _after_play(evolve(state, seats=seats, insurance_closed=True))
+    return _after_play(state, seats=seats, insurance_closed=True)
 
 
 def _expose(state: BlackjackState, event: CardExposed) -> BlackjackState:
@@ -567,10 +569,12 @@ def _closes_insurance(state: BlackjackState, event: Any) -> bool:
 
 
 def _dealer_action(state: BlackjackState, event: Any) -> BlackjackState:
+    actions = (*state.dealer_actions, event)
+    if state.phase == DEALER:  # once every hand is played, paying means the dealer stood
+        return evolve(_dealer_done(state), dealer_actions=actions)
     if _closes_insurance(state, event):
-        state = evolve(state, insurance_closed=True)
-    state = _dealer_done(state)  # once every hand is played, paying means the dealer stood
-    return evolve(state, dealer_actions=(*state.dealer_actions, event))
+        return evolve(state, insurance_closed=True, dealer_actions=actions)
+    return evolve(state, dealer_actions=actions)
 
 
 def _void(state: BlackjackState, event: RoundVoided) -> BlackjackState:
@@ -612,6 +616,9 @@ def apply(state: BlackjackState, event: Event) -> BlackjackState:
 # -------------------------------------------------------------- settlement
 
 
+_HAND_NAMES = tuple(f"hand {number}" for number in range(8))
+
+
 def _line(seat: BlackjackSeat, result: WagerResult) -> SettlementLine:
     outcome = result.outcome
     if outcome is Outcome.WIN:
@@ -620,13 +627,16 @@ def _line(seat: BlackjackSeat, result: WagerResult) -> SettlementLine:
         amount = result.collected_cents
     else:
         amount = result.stake_cents
-    notes = tuple(f"reading {name}={value}" for name, value in result.readings)
+    readings = result.readings
+    notes = tuple([f"reading {name}={value}" for name, value in readings]) if readings else ()
     if result.marker:
         notes += ("a Free Bet lammer: a marker, no money",)
+    number = result.hand
     return SettlementLine(
         seat=seat.seat, player=seat.player, wager=result.wager, stake_cents=result.stake_cents,
         outcome=outcome, amount_cents=amount, section=result.section,
-        hand=f"hand {result.hand}" if result.hand else None, pay_line=result.pay_line,
+        hand=(_HAND_NAMES[number] if number < 8 else f"hand {number}") if number else None,
+        pay_line=result.pay_line,
         odds=None if result.odds is None else str(result.odds),
         uncapped_cents=amount if outcome is Outcome.WIN else None, notes=notes,
         hand_index=max(result.hand, 1),
@@ -681,9 +691,7 @@ def _returned(state: BlackjackState, seat: BlackjackSeat, section: str) -> list[
 
 
 def _options_applied(state: BlackjackState) -> tuple[tuple[str, str], ...]:
-    options = tuple((name, str(value)) for name, value in state.options.items()
-                    if name not in _RULE_FIELDS)  # fmt: skip
-    return (("rounding", state.rounding.name), *state.rules.readings, *options)
+    return (("rounding", state.rounding.name), *options_applied(state.rules, state.options))
 
 
 def required_settlement(state: BlackjackState) -> Settlement:

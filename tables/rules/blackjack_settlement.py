@@ -24,8 +24,8 @@ tied or dealer-22 lammer is collected and no money moves (§ 590.7(n)(1),
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from tables.rules.blackjack import (
     BET,
@@ -78,14 +78,15 @@ _RED = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 _EVEN = Odds(1)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class WagerResult:
+class WagerResult(NamedTuple):
     """How one wager (or marker) of a seat ends.
 
     ``hand`` numbers the seat's hands from 1 (0: a wager of the seat, not of a
     hand: Insurance, Bust It, Push 22). ``paid_cents`` is winnings the house
     pays; ``collected_cents`` money it takes; the rest of a money stake stays
-    with the player.
+    with the player. A named tuple, not a frozen dataclass, because replay makes
+    one for every wager of every round and the dataclass's ``__init__`` cost more
+    than the settling.
     """
 
     hand: int

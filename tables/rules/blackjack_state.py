@@ -142,5 +142,6 @@ def with_seat(state: BlackjackState, seat: BlackjackSeat) -> BlackjackState:
 
 
 def left_after(state: BlackjackState, card: Card) -> tuple[int, ...]:
-    index, left = card.index, state.left
-    return (*left[:index], left[index] - 1, *left[index + 1 :])
+    left = list(state.left)  # cheaper than joining two slices around the changed count
+    left[card.index] -= 1
+    return tuple(left)

@@ -675,7 +675,8 @@ def test_every_rule_set_records_its_readings():
     assert dict(DOUBLE_ATTACK_581.readings) == {
         "soft_17": "stand", "bust_against_bust": "player_loses",
         "split_twenty_one": "twenty_one", "split_aces_one_card": "true",
-        "surrender_added_money": "half", "second_chance_after_double": "true",
+        "surrender_added_money": "half", "surrender_timing": "after_peek",
+        "second_chance_after_double": "true",
         "second_chance_on_split": "true", "push_22_table": "A",
     }  # fmt: skip
 

@@ -7,7 +7,7 @@ tables admin, the API, the demo, par sheets in :mod:`tables.rules.parsheets`, fi
 house edges, the round viewer) by its module alone.
 
 Readings (where the chapters are silent or contradict themselves), each recorded in
-the settlement's ``options_applied``; the first three are round options:
+the settlement's ``options_applied``; the first four are round options:
 
 * ``bust_against_bust`` = ``player_loses``: § 581.7(o)(1)(ii)(B), § 590.7(q)(1) and
   § 591.7(r)(3)(i) collect a bust only against a dealer's 21 or less; ordinary
@@ -18,6 +18,13 @@ the settlement's ``options_applied``; the first three are round options:
 * ``surrender_added_money`` = ``half``: § 581.9(a) lets a doubled or split hand
   surrender, § 581.9(b) halves only the Bet and Double Attack Wagers; the added
   money is halved alike.
+* ``surrender_timing`` = ``after_peek``: § 590.7(h)(2) and § 591.7(i) offer surrender
+  once the card reader reported no Blackjack; § 590.9(a)(2) and § 591.9(a)(2) settle a
+  surrender "After the Insurance Wager is offered and the card reader device is
+  utilized", so make it before. The procedure section orders the round, and a
+  surrendered hand loses all to a dealer Blackjack either way. ``before_peek``: any
+  seat surrenders its first two cards until the reader is used, and not after it
+  against an ace or 10-value up card.
 * ``split_aces_one_card``: true in § 581 (§ 581.11(e)), false where silent (590, 591).
 * ``second_chance_after_double`` / ``_on_split`` = true: § 591.7(l) excludes neither,
   on the hand's "current Blackjack Wager".
