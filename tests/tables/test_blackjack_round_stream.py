@@ -98,3 +98,25 @@ def test_581_13_c_a_card_to_a_seat_that_refused_the_exposed_card_is_refused(devi
                 IrregularityReported(kind="CARD_DRAWN_IN_ERROR_EXPOSED", card=Card.parse("Qs")),
                 IrregularityReported(kind="EXPOSED_CARD_REFUSED", seat=1)]  # fmt: skip
     refused(device, recorded, player(1, "Qs", "3"), "581.13(c)", "seat")
+
+
+def test_581_13_b_c_the_round_viewer_lists_what_each_irregularity_reported(device, admin_client):
+    """The history names the kind, card and seat beside ``irregularity`` (§ 581.13(b)-(c))."""
+    from django.contrib.admin.utils import quote
+
+    from audit import projections
+
+    events = [start(seats=(1, 2)), bet(1, 1_000), bet(2, 1_000),
+              *deal("6h", "9c", {1: "9d 2d", 2: "Kc 8c"}),
+              IrregularityReported(kind="CARD_DRAWN_IN_ERROR_EXPOSED", card=Card.parse("Qs")),
+              IrregularityReported(kind="EXPOSED_CARD_REFUSED", seat=1),
+              Decision(seat=2, choice="hit"), player(2, "Qs", "3")]  # fmt: skip
+    assert post(device, events, 0).status_code == 201
+    projections.run(projections.PROJECTIONS["tables.rounds"])
+    page = admin_client.get(f"/admin/tables/round/{quote('round:T1-1')}/change/")
+    history = page.content.decode().split('id="round-history"')[1]
+    assert '<td>irregularity <small class="observed">CARD_DRAWN_IN_ERROR_EXPOSED Qs</small>' in (
+        history)
+    assert '<td>irregularity <small class="observed">EXPOSED_CARD_REFUSED seat 1</small>' in (
+        history)
+    assert "<td>decision</td>" in history
