@@ -124,13 +124,14 @@ class RoundAdmin(ReadOnlyAdmin):
     @admin.display(description="history: the round's events")
     def round_history(self, obj: Round) -> str:
         rows = [
-            (event.version, event.event_type.removeprefix("round."), moment(event.occurred_at),
-             event.metadata.get("actor") or "—", event.metadata.get("device") or "—",
-             event.metadata.get("source") or "—", event.position)
+            (event.version, event.event_type.removeprefix("round."), _observed(event),
+             moment(event.occurred_at), event.metadata.get("actor") or "—",
+             event.metadata.get("device") or "—", event.metadata.get("source") or "—",
+             event.position)
             for event in read_stream(obj.stream_id)
         ]  # fmt: skip
         body = format_html_join(
-            "", "<tr><td class=\"num\">{}</td><td>{}</td><td class=\"nowrap\">{}</td><td>{}</td>"
+            "", "<tr><td class=\"num\">{}</td><td>{}{}</td><td class=\"nowrap\">{}</td><td>{}</td>"
             "<td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>", rows)  # fmt: skip
         return format_html(
             '<table id="round-history" class="round-history"><thead><tr><th>#</th><th>event</th>'
@@ -202,6 +203,18 @@ class RoundAdmin(ReadOnlyAdmin):
             "<tbody>{}</tbody></table>",
             body,
         )
+
+
+def _observed(event) -> str:
+    """After an irregularity's type, what was reported (its kind, card and seat): the
+    remedy replay applied follows from it."""
+    if event.event_type != "round.irregularity":
+        return ""
+    payload = event.payload
+    parts = (payload.get("kind"), payload.get("card"),
+             f"seat {payload['seat']}" if payload.get("seat") else None)  # fmt: skip
+    return format_html(' <small class="observed">{}</small>',
+                       " ".join(str(part) for part in parts if part))
 
 
 def _option_value(value) -> str:

@@ -11,7 +11,12 @@
   original Blackjack Wager, being silent on money a split or double added);
 * the hole card read for an up card that needs no peek (§ 581.13(h), § 590.13(i),
   § 591.13(i)): all hands dead at a § 581 table whose reader let a player learn it,
-  else play continues and the dealer's error is a finding.
+  else play continues and the dealer's error is a finding;
+* a card drawn in error (§ 5xx.13(b), (c), the same letters in all three chapters): face
+  down, it is the next card dealt, whoever takes it; exposed once the deal is complete,
+  it is the next card too, offered to the hand playing, and a seat that refuses it
+  takes no more cards this round; if no player takes it and the dealer does not draw,
+  it goes to the discard rack when he stands.
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ from __future__ import annotations
 from tables.rules.blackjack import peek_required, verify_reader_use
 from tables.rules.blackjack_state import (
     CLOSED,
+    DEALER,
     DEALING,
+    PLAY,
     SETTLEMENT,
     VOIDED,
     WAGERING,
@@ -31,12 +38,12 @@ from tables.rules.blackjack_state import (
     with_seat,
 )
 from tables.rules.engine import Refusal, evolve
-from tables.rules.events import IrregularityKind, IrregularityReported, Recipient
+from tables.rules.events import CardDealt, IrregularityKind, IrregularityReported, Recipient
 
 __all__ = [
     "READER_MISUSED", "READER_MISUSED_SEEN", "CARD_NOT_DEALT", "CARD_NOT_GIVEN_LATER",
-    "CARD_NOT_GIVEN_DEAD", "refuse_irregularity",
-    "irregularity",
+    "CARD_NOT_GIVEN_DEAD", "DRAWN_IN_ERROR", "DRAWN_IN_ERROR_EXPOSED", "EXPOSED_CARD_REFUSED",
+    "refuse_irregularity", "refuse_in_error_deal", "irregularity", "unused_to_rack",
 ]  # fmt: skip
 
 #: The hole card went into the card reader for an up card that needs no peek, and the
@@ -52,7 +59,60 @@ CARD_NOT_DEALT = "CARD_NOT_DEALT"
 CARD_NOT_GIVEN_LATER, CARD_NOT_GIVEN_DEAD = "REQUESTED_CARD_LATER", "REQUESTED_CARD_DEAD"
 
 
+#: A card drawn in error, its face not seen (§ 5xx.13(b)) or exposed to the players
+#: (§ 5xx.13(c)); the acting seat's player refusing the exposed one (§ 5xx.13(c)).
+DRAWN_IN_ERROR = IrregularityKind.CARD_DRAWN_IN_ERROR.value
+DRAWN_IN_ERROR_EXPOSED, EXPOSED_CARD_REFUSED = "CARD_DRAWN_IN_ERROR_EXPOSED", "EXPOSED_CARD_REFUSED"
+
+
+def _refuse_drawn(state: BlackjackState, event: IrregularityReported) -> Refusal | None:
+    exposed = event.kind == DRAWN_IN_ERROR_EXPOSED
+    key = "exposed_in_error" if exposed else "drawn_in_error"
+    if event.card is None:
+        return chapter_refusal(state, key, "name the card drawn in error", "card")
+    if state.phase not in (DEALING, PLAY, DEALER):
+        return chapter_refusal(state, key, f"no card is drawn during {state.phase}", "kind")
+    if state.in_error is not None:
+        return chapter_refusal(state, key, f"{state.in_error}, drawn in error, is not yet used: "
+                               "it is the next card", "kind")  # fmt: skip
+    if exposed and state.phase == DEALING:
+        # § 590.13(c), § 591.13(c) start after the players' two cards, § 581.13(c) after the
+        # dealer's too; in all three only the dealer's hole card is left then (reading: the
+        # section applies once the initial deal is complete).
+        return chapter_refusal(state, key, "an exposed card drawn in error is dealt as the next "
+                               "card only after the initial two cards", "kind")  # fmt: skip
+    return refuse_card(state, event.card)
+
+
+def _refuse_refusal(state: BlackjackState, event: IrregularityReported) -> Refusal | None:
+    if state.in_error is None or not state.in_error_exposed:
+        return chapter_refusal(state, "exposed_in_error", "no exposed card drawn in error "
+                               "waits to be dealt", "kind")  # fmt: skip
+    if state.phase != PLAY or event.seat != state.acting:
+        whom = "no player" if state.phase != PLAY else f"seat {state.acting}"
+        return chapter_refusal(state, "exposed_in_error", f"the card is offered to the hand "
+                               f"playing now: {whom}", "seat")  # fmt: skip
+    return None
+
+
+def refuse_in_error_deal(state: BlackjackState, event: CardDealt) -> Refusal | None:
+    """§ 5xx.13(b)-(c): a card drawn in error is the next card; a seat that refused the
+    exposed one is dealt no more."""
+    if event.recipient is Recipient.PLAYER and event.seat in state.refused:
+        return chapter_refusal(state, "exposed_in_error", f"seat {event.seat} refused the "
+                               "exposed card drawn in error: no more cards this round", "seat")
+    if state.in_error is not None and event.card != state.in_error:
+        key = "exposed_in_error" if state.in_error_exposed else "drawn_in_error"
+        return chapter_refusal(state, key, f"{state.in_error}, drawn in error, is dealt as the "
+                               "next card", "card")  # fmt: skip
+    return None
+
+
 def refuse_irregularity(state: BlackjackState, event: IrregularityReported) -> Refusal | None:
+    if event.kind in (DRAWN_IN_ERROR, DRAWN_IN_ERROR_EXPOSED):
+        return _refuse_drawn(state, event)
+    if event.kind == EXPOSED_CARD_REFUSED:
+        return _refuse_refusal(state, event)
     if event.kind in (CARD_NOT_GIVEN_LATER, CARD_NOT_GIVEN_DEAD):
         seat = state.seats.get(event.seat) if state.acting == event.seat else None  # type: ignore[arg-type]
         hands = None if seat is None else seat.hands
@@ -117,8 +177,35 @@ def _called_dead(state: BlackjackState, number: int) -> BlackjackState:
     return with_seat(state, seat)
 
 
+def _refused(state: BlackjackState, number: int) -> BlackjackState:
+    """§ 5xx.13(c): the seat takes no more cards; each of its hands still playing stands."""
+    seat = state.seats[number]
+    hands = seat.hands
+    assert hands is not None
+    over = (*hands.hands[: hands.active],
+            *(hand._replace(pending=None, stood=True) for hand in hands.hands[hands.active :]))
+    seat = evolve(seat, hands=evolve(hands, hands=over, active=len(over)))
+    return evolve(with_seat(state, seat), refused=(*state.refused, number))
+
+
+def unused_to_rack(state: BlackjackState) -> BlackjackState:
+    """The dealer stands with the card drawn in error unused: it goes to the discard rack
+    (§ 5xx.13(c); a face-down one likewise, the chapters being silent)."""
+    card = state.in_error
+    if card is None:
+        return state
+    return evolve(state, in_error=None, in_error_exposed=False, left=left_after(state, card),
+                  discarded=(*state.discarded, card))  # fmt: skip
+
+
 def irregularity(state: BlackjackState, event: IrregularityReported) -> BlackjackState:
     """The state after the irregularity, its remedy applied (``refuse_irregularity`` passed)."""
+    if event.kind in (DRAWN_IN_ERROR, DRAWN_IN_ERROR_EXPOSED):
+        return evolve(state, in_error=event.card,
+                      in_error_exposed=event.kind == DRAWN_IN_ERROR_EXPOSED)  # fmt: skip
+    if event.kind == EXPOSED_CARD_REFUSED:
+        assert event.seat is not None
+        return _refused(state, event.seat)
     if event.kind == CARD_NOT_GIVEN_LATER:
         assert event.seat is not None
         return evolve(state, deferred=(*state.deferred, event.seat))

@@ -62,7 +62,12 @@ from tables.rules.blackjack_declaration import (
     Window,
 )
 from tables.rules.blackjack_hands import SeatHands
-from tables.rules.blackjack_irregularities import irregularity, refuse_irregularity
+from tables.rules.blackjack_irregularities import (
+    irregularity,
+    refuse_in_error_deal,
+    refuse_irregularity,
+    unused_to_rack,
+)
 from tables.rules.blackjack_options import lookups, opening, options_applied
 from tables.rules.blackjack_settlement import (
     WagerResult,
@@ -248,7 +253,7 @@ def _next_acting(
 
 
 def _refuse_deal(state: BlackjackState, event: CardDealt) -> Refusal | None:
-    refusal = refuse_card(state, event.card)
+    refusal = refuse_card(state, event.card) or refuse_in_error_deal(state, event)
     if refusal is not None:
         return refusal
     if state.phase == DEALING:
@@ -436,6 +441,8 @@ def _no_more_bets(state: BlackjackState, event: NoMoreBets) -> BlackjackState:
 
 def _deal(state: BlackjackState, event: CardDealt) -> BlackjackState:
     card = event.card
+    if state.in_error is not None:  # it is this card (_refuse_deal): used
+        state = evolve(state, in_error=None, in_error_exposed=False)
     left = left_after(state, card)
     if state.phase == DEALING:
         dealt = state.dealt + 1
@@ -528,6 +535,7 @@ def _dealer_done(state: BlackjackState) -> BlackjackState:
     """The dealer started settling: he has stood, rightly or not (§ 5xx.7(n))."""
     if state.phase != DEALER:
         return state
+    state = unused_to_rack(state)
     refusal = verify_dealer_stand(state.rules, state.dealer, outcome_open=_outcome_open(state))
     if refusal is not None:
         breach = Breach(0, "dealer", refusal.section, f"the dealer stood: {refusal.reason}")

@@ -77,6 +77,13 @@ class BlackjackState(NamedTuple):
     left: tuple[int, ...] = (0,) * 52
     #: Seats whose requested card comes after every other player's (§ 581.13(g)).
     deferred: tuple[int, ...] = ()
+    #: A card drawn in error, not yet used: the next card dealt, whoever takes it
+    #: (§ 5xx.13(b); exposed to the players, § 5xx.13(c)).
+    in_error: Card | None = None
+    in_error_exposed: bool = False
+    #: Seats that refused the exposed card drawn in error: no more cards this round
+    #: (§ 5xx.13(c)).
+    refused: tuple[int, ...] = ()
     breaches: tuple[Breach, ...] = ()
     dealer_actions: tuple[Event, ...] = ()
     void_section: str | None = None

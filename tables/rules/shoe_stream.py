@@ -178,6 +178,14 @@ def _shoe_step(shoe: Shoe | None, event: Event) -> Shoe:
     return shoe.reshuffle_discards()
 
 
+#: Irregularities that take a card out of the shoe: a card face up in it (§ 5xx.13(a)) and
+#: a card drawn in error (§ 5xx.13(b)-(c), the blackjack chapters' kinds).
+_DRAWN_KINDS = frozenset({
+    IrregularityKind.CARD_FACE_UP_IN_DECK, IrregularityKind.CARD_DRAWN_IN_ERROR,
+    "CARD_DRAWN_IN_ERROR_EXPOSED",
+})
+
+
 def replay_shoe(events: Iterable[Event]) -> ShoeReplay:
     """Fold a table's shoe events and its rounds' events, in ledger order, through its shoe.
 
@@ -186,6 +194,7 @@ def replay_shoe(events: Iterable[Event]) -> ShoeReplay:
     shoe: Shoe | None = None
     round_id: str | None = None
     findings: list[ShoeFinding] = []
+    in_error: Card | None = None
 
     def found(position: int, card: Card | None, section: str, reason: str) -> None:
         findings.append(ShoeFinding(position=position, round_id=round_id, card=card,
@@ -196,7 +205,7 @@ def replay_shoe(events: Iterable[Event]) -> ShoeReplay:
             shoe = _shoe_step(shoe, event)
         elif isinstance(event, RoundOpened):
             game_rules_for(event.game)  # an unknown game is refused, not skipped
-            round_id = event.round_id
+            round_id, in_error = event.round_id, None
             if shoe is not None:
                 refusal = shoe.verify_begin_round()
                 if refusal is not None:
@@ -204,12 +213,19 @@ def replay_shoe(events: Iterable[Event]) -> ShoeReplay:
                 shoe = shoe._replace(round_open=True)
         elif shoe is None:
             continue
+        elif isinstance(event, CardDealt) and event.card == in_error:
+            in_error = None  # drawn already, when it was drawn in error
         elif isinstance(event, CardDealt) or (
-            isinstance(event, IrregularityReported)
-            and event.kind == IrregularityKind.CARD_FACE_UP_IN_DECK and event.card is not None
+            isinstance(event, IrregularityReported) and event.card is not None
+            and event.kind in _DRAWN_KINDS
         ):  # fmt: skip
             assert event.card is not None
-            to = Destination.ROUND if isinstance(event, CardDealt) else Destination.DISCARD
+            to = Destination.ROUND
+            if isinstance(event, IrregularityReported):
+                if event.kind == IrregularityKind.CARD_FACE_UP_IN_DECK:
+                    to = Destination.DISCARD
+                else:  # § 5xx.13(b)-(c): on the table until dealt, else racked with the round's
+                    in_error = event.card
             shoe, refusals = shoe.replay_draw(event.card, to)
             for refusal in refusals:
                 found(position, event.card, refusal.section, refusal.reason)

@@ -11,7 +11,8 @@ import pytest
 
 from audit.models import Event, RejectedSubmission
 from casino.roles import Role
-from tables.rules.events import Decision, RoundClosed
+from tables.rules.cards import Card
+from tables.rules.events import Decision, IrregularityReported, RoundClosed
 from tests.rules.test_double_attack_blackjack import bet, deal, dealer, opened, player
 from tests.tables.helpers import payload_body
 
@@ -88,3 +89,34 @@ def test_581_6_e_a_double_attack_wager_after_the_players_cards_is_refused(device
 def test_581_7_e_a_bust_it_wager_after_no_more_bets_is_refused(device):
     recorded = [start(), bet(1, 1_000), *deal("6h", "9c", {1: "7c 7d"})[:1]]
     refused(device, recorded, bet(1, 500, "BUST_IT"), "581.7(e)", "wager")
+
+
+def test_581_13_c_a_card_to_a_seat_that_refused_the_exposed_card_is_refused(device):
+    """§ 581.13(c): the player refusing the exposed card drawn in error is dealt no more."""
+    recorded = [start(seats=(1, 2)), bet(1, 1_000), bet(2, 1_000),
+                *deal("6h", "9c", {1: "9d 2d", 2: "Kc 8c"}),
+                IrregularityReported(kind="CARD_DRAWN_IN_ERROR_EXPOSED", card=Card.parse("Qs")),
+                IrregularityReported(kind="EXPOSED_CARD_REFUSED", seat=1)]  # fmt: skip
+    refused(device, recorded, player(1, "Qs", "3"), "581.13(c)", "seat")
+
+
+def test_581_13_b_c_the_round_viewer_lists_what_each_irregularity_reported(device, admin_client):
+    """The history names the kind, card and seat beside ``irregularity`` (§ 581.13(b)-(c))."""
+    from django.contrib.admin.utils import quote
+
+    from audit import projections
+
+    events = [start(seats=(1, 2)), bet(1, 1_000), bet(2, 1_000),
+              *deal("6h", "9c", {1: "9d 2d", 2: "Kc 8c"}),
+              IrregularityReported(kind="CARD_DRAWN_IN_ERROR_EXPOSED", card=Card.parse("Qs")),
+              IrregularityReported(kind="EXPOSED_CARD_REFUSED", seat=1),
+              Decision(seat=2, choice="hit"), player(2, "Qs", "3")]  # fmt: skip
+    assert post(device, events, 0).status_code == 201
+    projections.run(projections.PROJECTIONS["tables.rounds"])
+    page = admin_client.get(f"/admin/tables/round/{quote('round:T1-1')}/change/")
+    history = page.content.decode().split('id="round-history"')[1]
+    assert '<td>irregularity <small class="observed">CARD_DRAWN_IN_ERROR_EXPOSED Qs</small>' in (
+        history)
+    assert '<td>irregularity <small class="observed">EXPOSED_CARD_REFUSED seat 1</small>' in (
+        history)
+    assert "<td>decision</td>" in history

@@ -34,6 +34,12 @@ the settlement's ``options_applied``; the first four are round options:
   the dealer stays (no wager depends on it) and is a finding.
 * A hand whose second card was passed over gets it after every other player's second
   card (§ 581.13(f), § 5xx.13(g)); the player's other option is not written.
+* A card drawn in error and exposed (§ 5xx.13(c)) is this remedy only once the initial
+  deal is complete: § 581.13(c) waits for the dealer's two cards too, § 590.13(c) and
+  § 591.13(c) for the players' (then only the hole card is left to deal). A refusing
+  seat's hands still playing stand as they are (a split hand on its one card: "may not
+  have additional cards"); a face-down card drawn in error that no one takes goes to the
+  discard rack like the refused one (§ 5xx.13(b) is silent).
 * ``decks`` (590, 591) = 6 where the Rules Submission names none; ``push_22_table`` = A.
 """
 

@@ -80,6 +80,8 @@ GAME = declare(
             "dealing_shoe": "7(a)",
             "dealer_draw_error": "13(d)",
             "irregularities": "13(a)",
+            "drawn_in_error": "13(b)",
+            "exposed_in_error": "13(c)",
             "card_not_given": "13(g)",
             "card_missed": "13(f)",
             "settle": "7(o)",
