@@ -6,6 +6,6 @@ class ProgressivesConfig(AppConfig):
     verbose_name = "Progressive meters"
 
     def ready(self) -> None:
-        # Register the meter event types, the ``meter`` stream kind, its projection
-        # and the meters the regulator export carries.
-        from progressives import exports, projections, streams  # noqa: F401
+        # Register the meter event types, the ``meter`` stream kind, its projection,
+        # the meters the regulator export carries and the liability the win report prints.
+        from progressives import exports, liability, projections, streams  # noqa: F401

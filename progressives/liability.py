@@ -1,11 +1,14 @@
 """The progressive liability finance reports: each meter's day as the close
-reconciled it, with its movement over the day, the month and the year to date."""
+reconciled it, with its movement over the day, the month and the year to date
+(the finance page, this CSV, and the win report's PDF through
+``casino.report_sections``)."""
 
 from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
 
+from casino.report_sections import ReportSection, register_report_section
 from progressives.models import MeterDay
 
 
@@ -54,3 +57,23 @@ def csv_rows(day: datetime.date) -> list[list[str]]:
                      str(line.day_cents), str(line.month_to_date_cents),
                      str(line.year_to_date_cents), str(m.variances)])  # fmt: skip
     return rows
+
+
+def pdf_section(day: datetime.date) -> ReportSection | None:
+    """The liability in the win report's PDF, as the page shows it; none without a meter."""
+    lines = liability(day)
+    if not lines:
+        return None
+    rows = tuple((m.meter_id, ", ".join(m.tables), m.opening_cents, m.contributions_cents,
+                  m.payouts_cents, m.adjustments_cents, m.resets_cents, m.closing_cents,
+                  m.displayed_cents, line.day_cents, line.month_to_date_cents,
+                  line.year_to_date_cents, str(m.variances))
+                 for line in lines for m in (line.meter,))  # fmt: skip
+    return ReportSection(
+        "Progressive liability (closing) and its movement: day, month and year to date",
+        ("Meter", "Tables", "Opening", "Contrib.", "Payouts", "Adjust.", "Resets", "Closing",
+         "Displayed", "Day", "MTD", "YTD", "Variances"),
+        rows, (0.9, 1.3, *(0.7,) * 10, 0.6))  # fmt: skip
+
+
+register_report_section("progressive_liability", pdf_section)

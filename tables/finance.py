@@ -37,6 +37,7 @@ from audit.downloads import parse_day
 from audit.ledger import versions_at
 from audit.records import roles_of
 from casino.models import Casino, DayClose, DayCloseStatus, current_gaming_day
+from casino.report_sections import ReportSection, report_sections
 from casino.roles import Role
 from tables.bad_beat_finance import fund_lines
 from tables.drift import close_differences, notice
@@ -349,6 +350,8 @@ class DayReport:
     month: list[DayClose] = field(default_factory=list)
     #: The Bad Beat funds' lines (``tables.bad_beat_finance.FundLine``).
     funds: list[Any] = field(default_factory=list)
+    #: What other apps add to the PDF (the progressive liability), by registration.
+    sections: list[ReportSection] = field(default_factory=list)
 
     @property
     def day(self) -> datetime.date:
@@ -393,6 +396,7 @@ def day_report(day: datetime.date) -> DayReport:
                                  .order_by("table_id", "kind")),
         month=list(month),
         funds=fund_lines(day),
+        sections=report_sections(day),
     )  # fmt: skip
 
 

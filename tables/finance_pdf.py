@@ -148,6 +148,12 @@ def win_report_pdf(report: DayReport) -> bytes:
                              line.month.contributions_cents, line.month.awards_cents,
                              line.year.contributions_cents, line.year.awards_cents))])  # fmt: skip
         story.append(money_table(rows, [1.2 * inch] + [0.85 * inch] * 10, None, 1))
+    for section in report.sections:
+        rows = [list(section.header)]
+        rows += [["-" if cell is None else _ascii_dollars(cell) if isinstance(cell, int) else
+                  p(cell) for cell in row] for row in section.rows]  # fmt: skip
+        story += [Spacer(1, 10), p(section.title, heading),
+                  money_table(rows, [w * inch for w in section.widths], None, 2)]  # fmt: skip
     story += [Spacer(1, 10), p(f"Variances ({len(report.variances)})", heading)]
     if report.variances:
         rows = [["Table", "Kind", "Amount", "Threshold", "Detail"]]

@@ -65,6 +65,7 @@ __all__ = [
     "CardDealt",
     "CardExposed",
     "StubCounted",
+    "ProgressiveCounted",
     "Decision",
     "Options",
     "PlayerFolded",
@@ -653,6 +654,21 @@ class StubCounted(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ProgressiveCounted(Event):
+    """The dealer counted the progressive payout wager chips collected at "no more bets".
+
+    The count is a fact; the engine compares it with the progressive wagers the
+    system accepted (§ 555.8(b), § 587.8(b), § 588.8(b)(2)).
+    """
+
+    TYPE: ClassVar[str] = "round.progressive_counted"
+    collected_chips: int
+
+    def __post_init__(self) -> None:
+        _require(self.collected_chips >= 0, "field 'collected_chips' must be 0 or more")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Decision(Event):
     """A player's decision on a hand: a choice the game's current step offers.
 
@@ -832,6 +848,7 @@ ROUND_EVENT_TYPES: Mapping[str, type[Event]] = {
         CardDealt,
         CardExposed,
         StubCounted,
+        ProgressiveCounted,
         Decision,
         PlayerFolded,
         ThreeCardElection,

@@ -64,6 +64,7 @@ from tables.rules.events import (
     NoMoreBets,
     Options,
     PlayerFolded,
+    ProgressiveCounted,
     Recipient,
     RoundClosed,
     RoundOpened,
@@ -75,6 +76,8 @@ from tables.rules.events import (
 from tables.rules.games._shared import card_bit, opening_rounding, record_dealer_action, void
 from tables.rules.irregularities import count_stub, report_irregularity
 from tables.rules.money import RoundingPolicy
+from tables.rules.progressives.chapters import CHAPTERS
+from tables.rules.progressives.wager_check import WagerCountFinding, check_wager_count
 from tables.rules.settlement import counterclockwise, returned_lines
 
 __all__ = [
@@ -175,6 +178,9 @@ class RoundState(NamedTuple):
     miscalls: tuple[Miscall, ...] = ()
     #: A throw that ``settles`` was made: the wagers it decided may be paid.
     settling: bool = False
+    #: The dealer's count of the progressive chips was recorded, and how it differed.
+    progressive_counted: bool = False
+    progressive_count: WagerCountFinding | None = None
 
     def section(self, number: str) -> str:
         """Cite ``number`` in this round's chapter."""
@@ -373,6 +379,30 @@ def _refuse_no_more_bets(state: RoundState, event: NoMoreBets) -> Refusal | None
     if not isinstance(state.at, Wagering):
         return Refusal(state.section(_dealing(state).no_more_bets), "already announced", None)
     return None
+
+
+#: The wager a chapter's progressive payout wager is placed under in every declared game.
+PROGRESSIVE = "PROGRESSIVE"
+
+
+def _refuse_progressive_count(state: RoundState, event: ProgressiveCounted) -> Refusal | None:
+    rules = CHAPTERS.get(str(getattr(state.ruleset, "chapter", "")))
+    if rules is None or rules.game != state.game.id or state.game.wager(PROGRESSIVE) is None:
+        return Refusal(state.cite("wagers"), f"{state.game.name} has no progressive payout wager",
+                       "collected_chips")  # fmt: skip
+    section = rules.count_sections[state.opened.dealing_method][0]
+    if isinstance(state.at, Wagering) or state.cards_dealt or state.progressive_counted:
+        return Refusal(section, 'the progressive chips are counted once, after "no more bets" '
+                       "and before the first card is dealt", None)  # fmt: skip
+    return None
+
+
+def _progressive_count(state: RoundState, event: ProgressiveCounted) -> RoundState:
+    accepted = sum(PROGRESSIVE in seat.wagers for seat in state.seats.values())
+    finding = check_wager_count(CHAPTERS[state.ruleset.chapter], state.opened.dealing_method,
+                                collected_chips=event.collected_chips,
+                                accepted_wagers=accepted)  # fmt: skip
+    return evolve(state, progressive_counted=True, progressive_count=finding)
 
 
 def _dealing(state: RoundState) -> Any:
@@ -956,6 +986,7 @@ _CHECKS: dict[type[Event], Any] = {
     CardDealt: _refuse_deal,
     CardExposed: _refuse_expose,
     StubCounted: _refuse_stub,
+    ProgressiveCounted: _refuse_progressive_count,
     Decision: lambda state, event: _refuse_choice(state, event, event.choice, event.amount_cents),
     PlayerFolded: lambda state, event: _refuse_choice(state, event, "fold", None),
     IrregularityReported: _refuse_irregularity,
@@ -972,6 +1003,7 @@ _STEPS: dict[type[Event], Any] = {
     CardDealt: _deal,
     CardExposed: _expose,
     StubCounted: _stub,
+    ProgressiveCounted: _progressive_count,
     Decision: _decision,
     PlayerFolded: lambda state, event: _decide(state, event.seat, "fold", {}),
     IrregularityReported: _irregularity,

@@ -22,7 +22,10 @@ Finding kinds:
   ``wager`` names the throw. The settlement follows the faces, never the call.
 * ``DEALER_PROCEDURE``: the dealer broke a rule that moves no money by itself (a
   blackjack dealer standing on 16 or drawing on 17, § 581.7(n), § 581.13(d));
-  ``seat`` is 0 and ``wager`` names who broke it.
+  ``seat`` is 0 and ``wager`` names who broke it; or the progressive chips the
+  dealer collected at "no more bets" differ in number from the progressive wagers
+  the system accepted (``round.progressive_counted``, § 555.8(b), § 587.8(b),
+  § 588.8(b)(2)): the table's, ``wager`` ``PROGRESSIVE``.
 
 A seat may hold several hands (a blackjack split): a wager is judged per seat,
 hand and wager name, the hand taken from the dealer's action event; a finding's
@@ -215,6 +218,13 @@ def findings_for(
                 expected_cents=0, recorded_cents=0, section=breach.section, detail=breach.reason)
         for breach in getattr(state, "breaches", ())
     )  # fmt: skip
+    count = getattr(state, "progressive_count", None)
+    if count is not None:
+        findings.append(Finding(
+            kind=FindingKind.DEALER_PROCEDURE, seat=0, wager="PROGRESSIVE", expected_cents=0,
+            recorded_cents=0, section=count.section,
+            detail=f"{count.collected_chips} progressive chip(s) collected, "
+                   f"{count.accepted_wagers} wager(s) accepted: {count.reason}"))  # fmt: skip
     return tuple(findings)
 
 

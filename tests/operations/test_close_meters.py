@@ -155,6 +155,40 @@ def test_finance_sees_the_liability_and_the_floor_board_the_meters(client, playe
     assert "Progressive meters" in board and "CSP-01, CSP-02" in board
 
 
+def test_the_win_report_pdf_prints_each_meter_s_liability_day_month_and_year(
+        client, played, ledger_clock):  # fmt: skip
+    """The PDF finance signs shows what the page and the CSV show: the liability (closing)
+    and its movement over the day, the month and the year to date (issue 11)."""
+    import datetime
+
+    from tables.formatting import dollars
+
+    record_day(METER, DAY, actor=SYSTEM, validated_by="floorperson")
+    ledger_clock.at = NEXT_MORNING
+    close_gaming_day(DAY, requested_by="finance")
+    row = MeterDay.objects.get(meter_id=METER, gaming_day=DAY)
+    # The day before, the last of April, as its close recorded it: in the year, not the month.
+    april = MeterDay.objects.create(
+        meter_id=METER, gaming_day=DAY - datetime.timedelta(days=1), chapter="555",
+        tables=["CSP-01", "CSP-02"], opening_cents=990_000, contributions_cents=10_000,
+        payouts_cents=0, adjustments_cents=0, resets_cents=0, closing_cents=1_000_000,
+        computed_at_position=0)  # fmt: skip
+    finance = User.objects.get(username="finance")
+    finance.is_staff = True
+    finance.save()
+    client.force_login(finance)
+    pdf = client.get("/admin/finance/2024-05-01/win-report.pdf").content
+    day = row.movement_cents
+    assert 0 < day != day + april.movement_cents
+    assert b"Progressive liability \\(closing\\) and its movement" in pdf  # PDF escapes
+    for text in (METER, dollars(row.opening_cents), dollars(row.closing_cents), dollars(day),
+                 dollars(day + april.movement_cents)):  # fmt: skip
+        assert text.encode() in pdf, text
+    csv = client.get("/admin/finance/2024-05-01/progressive-liability.csv").content.decode()
+    fields = csv.splitlines()[1].split(",")
+    assert fields[12:15] == [str(day), str(day), str(day + april.movement_cents)]
+
+
 def test_a_close_reconciled_before_the_meters_reads_as_version_2_with_none():
     from audit.registry import REGISTRY
 

@@ -17,6 +17,7 @@ from tables.rules.events import (
     Decision,
     DiceThrown,
     Options,
+    ProgressiveCounted,
     RoundClosed,
     RoundOpened,
     Wager,
@@ -165,6 +166,7 @@ def _all_event_examples():
         RoundClosed(),
         DiceThrown(faces=(3, 4), called="3-4"),
         DiceThrown(no_roll="DIE_ON_DIE", faces=(6,)),
+        ProgressiveCounted(collected_chips=2),
     ]
     events += dc_round(
         community="7s 4c Jd Ks 2h", dealer="8c 8d", holes={1: "9h 9d"}, three_card={1: 500}

@@ -68,13 +68,19 @@ def _deals_cards(table_id: str) -> bool:
 PAST_PLAY_STARTS_AFTER = datetime.timedelta(hours=2)
 PAST_CLOSE_RUNS_AFTER = datetime.timedelta(hours=1)
 #: The demo's progressive meters: one linked to both Caribbean Stud tables (§ 555),
-#: one to both Raise It Up Stud Poker tables (§ 587).
+#: one to both Raise It Up Stud Poker tables (§ 587), one to both Six-Card Fortune
+#: tables (§ 588).
 DEMO_METER = "CSP-PROG-1"
 RIU_METER = "RIU-PROG-1"
+SCF_METER = "SCF-PROG-1"
 #: The optional wagers a game's demo tables offer (their Rules Submission's choices).
 TABLE_OPTIONS = {
     "raise_it_up_stud_poker": (("pair_plus_table", "A"), ("progressive_offered", True),
                                ("six_card_bonus_table", "A")),
+    # § 588's Envy provisions contradict each other: the demo casino's readings of them.
+    "six_card_fortune_pai_gow_poker": (("envy_recipients", "lammer_holders"),
+                                       ("envy_unscheduled", "nothing"),
+                                       ("progressive_offered", True)),
 }  # fmt: skip
 
 #: How often a simulated player strays from the par sheet's strategy at a
@@ -456,18 +462,27 @@ class Command(BaseCommand):
         """A progressive meter linked to both Caribbean Stud tables (§ 555.13(d)-(e)): $1
         wagers, 70 % of each, $10,000 initial and reset, the straight flush at 10 %; and one
         linked to both Raise It Up tables (§ 587.12(e)): $1 and $5 wagers, 14 % of each (the
-        least § 587.12(e)(3) allows), $10,000 initial and reset ($1,000 at least)."""
+        least § 587.12(e)(3) allows), $10,000 initial and reset ($1,000 at least); and one
+        linked to both Six-Card Fortune tables (§ 588.12(d)): the simulated players' $1, $5
+        and $25 wagers, 15 % of each (the casino's rate: the chapter states none), $10,000
+        initial and reset ($5,000 at least)."""
         from audit import clock
         from audit.ledger import Actor
         from casino.models import Casino
         from progressives import service
-        from tables.rules.progressives.chapters import CARIBBEAN_STUD_555, RAISE_IT_UP_587
+        from tables.rules.progressives.chapters import (
+            CARIBBEAN_STUD_555,
+            RAISE_IT_UP_587,
+            SIX_CARD_FORTUNE_588,
+        )
         from tables.rules.progressives.events import MeterConfigured, OddCents, RateBase
 
         supervisor = Actor.from_user(User.objects.get(username="supervisor"), source="demo")
         meters = []
-        for meter_id, rules, amounts, rate in ((DEMO_METER, CARIBBEAN_STUD_555, (100,), 70),
-                                               (RIU_METER, RAISE_IT_UP_587, (100, 500), 14)):
+        for meter_id, rules, amounts, rate in (
+                (DEMO_METER, CARIBBEAN_STUD_555, (100,), 70),
+                (RIU_METER, RAISE_IT_UP_587, (100, 500), 14),
+                (SCF_METER, SIX_CARD_FORTUNE_588, (100, 500, 2_500), 15)):  # fmt: skip
             tables = tuple(t[0] for t in declared_tables() if t[1] == rules.game)
             if not tables:
                 continue

@@ -1,7 +1,8 @@
 """Six-Card Fortune Pai Gow Poker's table-wide pieces (§ 588.11(h), § 588.12(d)): the
 players' set and best hands, the meter hits and the Envy bonuses, apart from its declaration.
 
-:func:`meter_hits` is the link to the progressive meter streams: the hits paid a
+:func:`meter_hits` is the link to the progressive meter streams (read through
+:func:`progressive_hits`, re-exported by the game module): the hits paid a
 share of the meter, off the table (§ 588.11(h)(3)(i)(B)(4)), each at the meter
 "when it is the player's turn to be paid" (§ 588.12(d)(3)).
 """
@@ -76,6 +77,15 @@ def meter_hits(state: RoundState) -> tuple[MeterHit, ...]:
             hits.append(MeterHit(number, seat.player, seat.wagers[PROGRESSIVE],
                                  hand.category.name, pays.share, state.section("12(d)(1)")))
     return tuple(hits)
+
+
+def progressive_hits(state: RoundState) -> tuple[tuple[int, str], ...]:
+    """``(seat, hand)`` of each of :func:`meter_hits`, as Caribbean Stud's and Raise It
+    Up's ``progressive_hits`` give them to the meter streams; a void round returns the
+    wager (§ 588.13) and hits nothing."""
+    if state.void_section is not None:
+        return ()
+    return tuple((hit.seat, hit.hand) for hit in meter_hits(state))
 
 
 def envy_lines(state: RoundState, seat: Seat) -> Iterator[SettlementLine]:

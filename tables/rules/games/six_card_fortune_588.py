@@ -16,7 +16,7 @@ Wager is taken into the table inventory container at "no more bets"
 contribution. Lines paying "for 1" are paid by the dealer as
 ``PROGRESSIVE_PAYOUT``. Lines paying a share of the meter may not be paid from
 the table inventory (§ 588.11(h)(3)(i)(B)(4)): they are not in the table's
-settlement; :func:`tables.rules.games._six_card_fortune.meter_hits` lists them
+settlement; :func:`progressive_hits` (``_six_card_fortune.meter_hits``) lists them
 in payment order, each to be paid the meter "when it is the player's turn to be
 paid" (§ 588.12(d)(3)).
 
@@ -86,6 +86,9 @@ from tables.rules.games._six_card_fortune import (
     cards_of,
     envy_lines,
     player_setting,
+)
+from tables.rules.games._six_card_fortune import (
+    progressive_hits as progressive_hits,  # the meter streams read it (meter_rounds)
 )
 from tables.rules.irregularities import Remedies
 from tables.rules.machine import RoundState, Seat, declare

@@ -5,7 +5,9 @@ After locking out further progressive wagers the dealer collects the chips and,
 number of [chips] wagered equals the number of progressive payout wagers
 accepted by the [progressive] system" (§ 555.8(b), § 587.8(b), § 587.9(a)(3),
 § 587.10(a)(2), § 588.8(b)(2), § 588.9(a)(3)(ii), § 588.10(a)(2)(ii)).
-Contributions to the meter come from the accepted count, never the chips.
+Contributions to the meter come from the accepted count, never the chips. The
+dealer's count is a round event (``round.progressive_counted``); the declared
+games' engine (:mod:`tables.rules.machine`) keeps its finding for replay.
 
 Chapter 555 states the count for a manual dealing shoe only: dealing from the
 hand (§ 555.9(a)(3)) or from an automated shoe (§ 555.10(a)(2)) states the
