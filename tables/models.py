@@ -485,7 +485,7 @@ class Variance(models.Model):
 
 class BadBeatFundDay(models.Model):
     """One Bad Beat fund's gaming day as the close reconciled it (§ 553.20): opening +
-    contributions − awards = closing, the box's count and the display; what finance
+    contributions − awards + transfers = closing, the box's count and the display; what finance
     reports (``tables.bad_beat_finance``). Written by the close's projection from its
     ``close.reconciled`` event."""
 
@@ -497,6 +497,8 @@ class BadBeatFundDay(models.Model):
     counted_cents = models.BigIntegerField(null=True)
     awards_cents = models.BigIntegerField()
     awards = models.PositiveIntegerField()
+    #: Received from discontinued funds less transferred to another (§ 553.20(i)).
+    transferred_cents = models.BigIntegerField(default=0)
     closing_cents = models.BigIntegerField()
     displayed_cents = models.BigIntegerField(null=True)
     #: Hands whose display was pending adjustment at the close (§ 553.20(f)(1)).
