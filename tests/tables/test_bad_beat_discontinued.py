@@ -132,3 +132,20 @@ def test_553_20_i_the_whole_balance_is_transferred_to_another_fund(funds):
         balance, -balance, 0)
     assert (target.opening_cents, target.transferred_cents, target.closing_cents) == (
         0, balance, balance)
+
+
+def test_553_20_g_a_fund_is_transferred_only_once_its_verified_awards_are_paid(funds):
+    from tests.tables.test_bad_beat_awards import SHARES, _bad_beat_hand, _paid, _verified
+
+    _bad_beat_hand()
+    _post("badbeat:BB1", _verified())
+    transfer = _discontinued(transfer_to="BB2", transferred_cents=100)
+    with pytest.raises(errors.RuleViolation) as refused:
+        _post("badbeat:BB1", transfer)
+    assert (refused.value.section, refused.value.field) == (
+        "553.20(g)", "events[0].payload.transfer_to")
+    _post("badbeat:BB1", _paid())
+    left = 100 - sum(SHARES.values())
+    _post("badbeat:BB1", _discontinued(transfer_to="BB2", transferred_cents=left))
+    (target,) = fund_history("BB2", NEXT, NEXT)
+    assert target.closing_cents == left == 11
