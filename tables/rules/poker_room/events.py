@@ -268,15 +268,21 @@ class Irregularity(StrEnum):
     PROTECTED_HAND_KILLED = "protected_hand_killed"
     """§ 553.16(i)(3): a protected hand collected or fouled by the dealer: its money refunded."""
     HOLE_CARD_EXPOSED = "hole_card_exposed"
-    """§ 553.16(k), (l), (n): a card to be dealt face down was dealt face up."""
+    """§ 553.16(k), (l), (n): a card to be dealt face down was dealt face up; a Seven-card
+    Stud player whose seventh card it is contends for the entire pot ((k)(2))."""
+    SEVENTH_CARD_EXPOSED_WAGERING_ENDED = "seventh_card_exposed_wagering_ended"
+    """§ 553.16(k)(1): the seventh card exposed, its player ends his obligation to wager and
+    contends only for the pot formed before any additional wagering."""
     CARD_OFF_TABLE = "card_off_table"
     """§ 553.16(m): not used in the round, to the discards."""
 
 
-_NEEDS_SEAT = frozenset({Irregularity.PROTECTED_HAND_KILLED, Irregularity.HOLE_CARD_EXPOSED})
+_ENDED = Irregularity.SEVENTH_CARD_EXPOSED_WAGERING_ENDED
+_NEEDS_SEAT = frozenset({Irregularity.PROTECTED_HAND_KILLED, Irregularity.HOLE_CARD_EXPOSED,
+                         _ENDED})  # fmt: skip
 _NEEDS_CARD = frozenset({
     Irregularity.CARD_FACE_UP_IN_DECK, Irregularity.INELIGIBLE_PLAYER_DEALT,
-    Irregularity.HOLE_CARD_EXPOSED, Irregularity.CARD_OFF_TABLE,
+    Irregularity.HOLE_CARD_EXPOSED, Irregularity.CARD_OFF_TABLE, _ENDED,
 })  # fmt: skip
 
 

@@ -23,9 +23,11 @@ chapter says what follows, and :func:`irregularity` applies it to the hand:
   hole cards exposed void the player's hand, his Ante returned
   (§ 553.16(k)); in Five-card Stud the second card dealt face down
   (§ 553.16(l)). The exposed card then shows as an up card. A Seven-card
-  Stud seventh card exposed leaves the player the choice of § 553.16(k)(1)
-  or (2); the event records no choice, so the hand continues for the entire
-  pot, (2). Five-card Draw has no such remedy in the chapter (§ 553.16(q)).
+  Stud seventh card exposed leaves the player the choice of § 553.16(k)(1),
+  ending his wagering to contend only for the pot formed before (as an All-in
+  player is, § 553.8(b)(4)), or (2), contending for the entire pot: the
+  event's kind records it. Five-card Draw has no such remedy in the chapter
+  (§ 553.16(q)).
 
 A dealer who applies another remedy is found by the replay: the next card,
 action or push the machine refuses cites the remedy's section.
@@ -54,6 +56,7 @@ _UNUSED: Mapping[Irregularity, str] = {
     Irregularity.INELIGIBLE_PLAYER_DEALT: "553.16(f)",
     Irregularity.CARD_OFF_TABLE: "553.16(m)",
 }
+_ENDED = Irregularity.SEVENTH_CARD_EXPOSED_WAGERING_ENDED
 _EXPOSURE: Mapping[str, str] = {
     "553.10": "553.16(k)", "553.11": "553.16(n)", "553.12": "553.16(n)", "553.14": "553.16(l)",
 }  # fmt: skip
@@ -83,7 +86,7 @@ def refuse_irregularity(state: HandState, event: IrregularityFound) -> Refusal |
                            "no misdeal, the round of play continues", "kind")  # fmt: skip
         return None
     for card in event.cards:
-        if kind is not Irregularity.HOLE_CARD_EXPOSED and card in state.seen:
+        if kind not in (Irregularity.HOLE_CARD_EXPOSED, _ENDED) and card in state.seen:
             return Refusal("553.16(g)", f"{card} was already dealt in this round of play", "cards")
     if kind in _UNUSED:
         if kind is Irregularity.CARD_FACE_UP_IN_DECK and len(event.cards) != 1:
@@ -94,10 +97,18 @@ def refuse_irregularity(state: HandState, event: IrregularityFound) -> Refusal |
         return Refusal("553.16(i)", f"seat {seat} has no hand in play", "seat")
     if kind is Irregularity.PROTECTED_HAND_KILLED:
         return None
-    return _refuse_exposure(state, seat, event.cards)
+    return _refuse_exposure(state, seat, event.cards, ended=kind is _ENDED)
 
 
-def _refuse_exposure(state: HandState, seat: int, cards: tuple[Card, ...]) -> Refusal | None:
+def _last_street_undealt(state: HandState) -> bool:
+    """The last card is being dealt, or was, with no wager on it yet."""
+    last = state.street_index == len(state.rules.variant.streets) - 1
+    return last and (state.phase is Phase.DEALING or not (state.acted or any(state.bets.values())))
+
+
+def _refuse_exposure(
+    state: HandState, seat: int, cards: tuple[Card, ...], *, ended: bool = False
+) -> Refusal | None:
     section = _EXPOSURE.get(state.rules.variant.section)
     if section is None:
         return Refusal("553.16(q)", f"the chapter gives {state.rules.variant.name} no remedy for "
@@ -105,6 +116,9 @@ def _refuse_exposure(state: HandState, seat: int, cards: tuple[Card, ...]) -> Re
     down = {card for card, face_up in state.cards.get(seat, ()) if not face_up}
     if len(cards) != 1 or cards[0] not in down:
         return Refusal(section, f"seat {seat} holds no such card face down", "cards")
+    if ended and (section != "553.16(k)" or not _last_street_undealt(state)):
+        return Refusal("553.16(k)(1)", "only a Seven-card Stud player whose seventh card is "
+                       "exposed in the dealing may end his wagering", "kind")  # fmt: skip
     if section == "553.16(n)" and (state.street_index or state.acted or state.folded
                                    or state.last_aggressor is not None):  # fmt: skip
         return Refusal(section, "only a card exposed in the dealing process is exchanged", "kind")
@@ -140,7 +154,14 @@ def irregularity(state: HandState, event: IrregularityFound) -> HandState:
     assert event.seat is not None  # IrregularityFound requires it for the other kinds
     if kind is Irregularity.PROTECTED_HAND_KILLED:
         return withdraw(state, event.seat, "553.16(i)(3)")
-    return _exposed(state, event.seat, event.cards[0])
+    state = _exposed(state, event.seat, event.cards[0])
+    if kind is _ENDED:
+        # § 553.16(k)(1): no more wagers from him, as from an All-in player (§ 553.8(b)(4)).
+        seat = event.seat
+        state = evolve(state, stacks={**state.stacks, seat: 0},
+                       to_act=tuple(other for other in state.to_act if other != seat))  # fmt: skip
+        return _acted(state) if state.phase is Phase.BETTING else state
+    return state
 
 
 def void(state: HandState, section: str) -> HandState:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 
-from tables.rules.cards import Card, parse_cards
+from tables.rules.cards import STANDARD_DECK, Card, parse_cards
 from tables.rules.events import Event, event_to_record
 from tables.rules.poker_room.events import (
     Acted,
@@ -19,6 +19,7 @@ from tables.rules.poker_room.events import (
     IrregularityFound,
     Posted,
     PotPushed,
+    Shown,
     poker_event_from_record,
 )
 from tables.rules.poker_room.hand import HandState, Phase
@@ -231,3 +232,49 @@ def test_553_16_the_irregularity_event_round_trips_and_names_its_missing_field()
         assert "cards" in str(error)
     else:
         raise AssertionError("a card off the table names its card")
+
+
+def _to_seventh_street() -> Dealer:
+    """A Seven-card Stud hand checked and called to its last card, dealt to seat 1 first."""
+    dealer = Dealer(STUD, deck=" ".join(str(card) for card in STANDARD_DECK), button=None)
+    state = dealer.state
+    while not (state.phase is Phase.DEALING and state.street_index == 4):
+        if state.phase is Phase.DEALING:
+            dealer.deal(1)
+        else:
+            dealer.record(Acted(seat=state.to_act[0], action=Action.CALL))
+        state = dealer.state
+    dealer.deal(2)  # the burn, then seat 1's seventh card, face down
+    return dealer
+
+
+def test_553_16_k_1_a_seventh_card_exposed_the_player_may_end_his_wagering():
+    dealer = _to_seventh_street()
+    seventh = dealer.state.cards[1][-1][0]
+    dealer.irregular(Irregularity.SEVENTH_CARD_EXPOSED_WAGERING_ENDED, seat=1, cards=str(seventh))
+    dealer.deal(2)
+    assert dealer.state.phase is Phase.BETTING and 1 not in dealer.state.to_act
+    first, second = dealer.state.to_act
+    dealer.record(Acted(seat=first, action=Action.BET, to_cents=400))
+    dealer.record(Acted(seat=second, action=Action.CALL))
+    while dealer.state.phase is Phase.SHOWDOWN:
+        state = dealer.state
+        dealer.record(Shown(seat=state.showdown_order[len(state.shown)]))
+    pots = settle(dealer.state).pots
+    # Seat 1 contends only for the pot formed before the last round's wagers.
+    assert [pot.eligible for pot in pots] == [(1, 2, 3), (2, 3)] and pots[1].amount_cents == 800
+
+
+def test_553_16_k_2_by_default_a_seventh_card_exposed_contends_for_the_entire_pot():
+    dealer = _to_seventh_street()
+    seventh = dealer.state.cards[1][-1][0]
+    dealer.irregular(Irregularity.HOLE_CARD_EXPOSED, seat=1, cards=str(seventh)).deal(2)
+    assert 1 in dealer.state.to_act
+
+
+def test_553_16_k_1_only_a_stud_seventh_card_ends_the_wagering():
+    dealer = Dealer().deal(4)
+    events = [*dealer.events, IrregularityFound(
+        kind=Irregularity.SEVENTH_CARD_EXPOSED_WAGERING_ENDED, seat=1, cards=parse_cards("Ah"))]
+    (finding,) = replay_hand(events).findings
+    assert finding.section == "553.16(k)(1)"
