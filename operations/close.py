@@ -584,14 +584,16 @@ def _bad_beat_funds(day: datetime.date, cutoff: int,
         variances += [{"kind": v.kind, "amount": v.amount_cents, "threshold": 0, "unit": "cents",
                        "detail": "; ".join(v.details)[:2000]} for v in found.variances]  # fmt: skip
         if not variances and not (found.opening_cents or found.closing_cents
-                                  or found.contributions_cents or found.awards):  # fmt: skip
+                                  or found.contributions_cents or found.awards
+                                  or found.transferred_cents):  # fmt: skip
             continue  # a fund with nothing that day, and nothing owed
         counted = counted_cents(read_stream(f"{BAD_BEAT_STREAM_KIND}:{fund_id}"), day, cutoff)
         funds.append({
             "fund_id": fund_id, "opening_cents": found.opening_cents,
             "contributed_cents": found.contributions_cents, "counted_cents": counted,
             "awards_cents": found.awards_cents, "awards": found.awards,
-            "closing_cents": found.closing_cents, "displayed_cents": found.displayed_cents,
+            "transferred_cents": found.transferred_cents, "closing_cents": found.closing_cents,
+            "displayed_cents": found.displayed_cents,
             "pending": list(found.pending), "variances": variances,
         })  # fmt: skip
     return funds
@@ -717,6 +719,7 @@ def _fund_rows(day: datetime.date, reconciled: RecordedEvent) -> None:
             fund_id=fund["fund_id"], gaming_day=day, opening_cents=fund["opening_cents"],
             contributions_cents=fund["contributed_cents"], counted_cents=fund["counted_cents"],
             awards_cents=fund["awards_cents"], awards=fund["awards"],
+            transferred_cents=fund.get("transferred_cents", 0),
             closing_cents=fund["closing_cents"], displayed_cents=fund["displayed_cents"],
             pending=fund["pending"], variances=len(fund["variances"]),
             computed_at_position=reconciled.position,

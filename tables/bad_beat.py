@@ -11,7 +11,10 @@
   (§ 553.20(f)); the display is "pending adjustment" from then on;
 * ``badbeat.award_paid``: finance paid the award's shares, seat by seat (§ 553.20(g));
 * ``badbeat.display_adjusted``: finance, with a floorperson or above, set the display
-  to its amount (§ 553.20(h)): at least once a day and after every award.
+  to its amount (§ 553.20(h)): at least once a day and after every award;
+* ``badbeat.discontinued``: contributions terminated from a gaming day under the
+  Board-approved procedures, the balance left to be awarded or transferred whole to
+  another fund (§ 553.20(i)), signed by the shift supervisor and finance.
 
 Contributions are not recorded here: each is a ``poker.bad_beat_contributed``
 of a hand whose ``poker.hand_opened`` names the fund (:mod:`tables.poker_hands`),
@@ -66,6 +69,7 @@ COUNT_VERIFIED = "badbeat.count_verified"
 AWARD_VERIFIED = "badbeat.award_verified"
 AWARD_PAID = "badbeat.award_paid"
 DISPLAY_ADJUSTED = "badbeat.display_adjusted"
+DISCONTINUED = "badbeat.discontinued"
 
 _FRACTION = {"type": "string", "pattern": "^[0-9]{1,9}/[1-9][0-9]{0,8}$"}
 _DAY = {"type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
@@ -120,6 +124,16 @@ _SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
             "adjusted_by": USERNAME, "witnessed_by": USERNAME,
         }),
     ),  # fmt: skip
+    DISCONTINUED: (
+        "Contributions terminated from a gaming day under the Board-approved procedures; the "
+        "balance awarded or transferred whole to another Bad Beat payout (§ 553.20(i)).",
+        object_schema({
+            "effective_from": _DAY, "board_approval": {"type": "string", "minLength": 1,
+                                                       "maxLength": 200},
+            "transfer_to": {"type": "string", "maxLength": 50}, "transferred_cents": CENTS,
+            "discontinued_by": USERNAME, "approved_by": USERNAME,
+        }),
+    ),  # fmt: skip
 }
 
 
@@ -130,6 +144,8 @@ def history(events: Sequence[RecordedEvent]) -> RulesHistory:
         if event.event_type == RULES_POSTED:
             effective = datetime.date.fromisoformat(event.payload["effective_from"])
             rules = rules.posted(effective, rules_from_payload(event.payload))
+        elif event.event_type == DISCONTINUED:
+            rules = rules.discontinue(datetime.date.fromisoformat(event.payload["effective_from"]))
     return rules
 
 
@@ -150,13 +166,21 @@ def bad_beat_policy(
         kind, payload = event.event_type, event.payload
         if kind in (AWARD_VERIFIED, AWARD_PAID, DISPLAY_ADJUSTED):
             _check_award(fund_id, kind, payload, actor, index, verified, paid)
+        elif kind == DISCONTINUED:
+            try:
+                rules = rules.discontinue(datetime.date.fromisoformat(payload["effective_from"]))
+            except ValueError as error:
+                _refuse(f"§ 553.20(i): {str(error).partition(': ')[2]}", index=index,
+                        field="effective_from", section="553.20(i)")  # fmt: skip
+            _check_discontinued(fund_id, recorded, payload, actor, index, verified - paid)
         elif kind == RULES_POSTED:
             try:
                 rules = rules.posted(datetime.date.fromisoformat(payload["effective_from"]),
                                      rules_from_payload(payload))  # fmt: skip
             except ValueError as error:
                 field, _, reason = str(error).partition(": ")
-                _refuse(f"§ 553.20(b): {reason}", index=index, section="553.20(b)",
+                section = "553.20(i)" if rules.discontinued else "553.20(b)"
+                _refuse(f"§ {section}: {reason}", index=index, section=section,
                         field=field if field in payload else "")  # fmt: skip
             _check_signer(actor, payload["posted_by"], (Role.SHIFT_SUPERVISOR,), index=index,
                           field="posted_by", section="553.20(b)")  # fmt: skip
@@ -177,6 +201,41 @@ def bad_beat_policy(
                         index=index, field="gaming_day", section="553.20(e)")  # fmt: skip
             _check_signer(actor, payload["cashier"], (Role.CAGE_CASHIER,), index=index,
                           field="cashier", section="553.20(e)")  # fmt: skip
+
+
+def _check_discontinued(fund_id: str, recorded: Sequence[RecordedEvent], payload: dict[str, Any],
+                        actor: Actor, index: int, unpaid: set[str]) -> None:  # fmt: skip
+    """Signed by two people, the shift supervisor and finance (the section names none: those
+    who post the fund's rules and keep its official record, § 553.20(b), (e)); a transfer
+    moves the whole balance to another fund that takes contributions, once every verified
+    award is paid, so that "all payout amounts are paid to Poker patrons" (§ 553.20(i))."""
+    if payload["discontinued_by"] == payload["approved_by"]:
+        _refuse("§ 553.20(i): the discontinuation is signed by two people", index=index,
+                field="approved_by", section="553.20(i)")  # fmt: skip
+    _check_signer(actor, payload["discontinued_by"], (Role.SHIFT_SUPERVISOR,), index=index,
+                  field="discontinued_by", section="553.20(i)")  # fmt: skip
+    _check_signer(actor, payload["approved_by"], (Role.FINANCE,), index=index,
+                  field="approved_by", section="553.20(i)")  # fmt: skip
+    target, cents = payload["transfer_to"], payload["transferred_cents"]
+    if not target:
+        if cents:
+            _refuse("§ 553.20(i): nothing is transferred without a fund to transfer to",
+                    index=index, field="transferred_cents", section="553.20(i)")  # fmt: skip
+        return
+    effective = datetime.date.fromisoformat(payload["effective_from"])
+    if target == fund_id or not history(read_stream(f"{BAD_BEAT_STREAM_KIND}:{target}")
+                                        ).contributing(effective):  # fmt: skip
+        _refuse(f"§ 553.20(i): fund {target!r} is no other Bad Beat payout taking "
+                f"contributions on {effective}", index=index, field="transfer_to",
+                section="553.20(i)")  # fmt: skip
+    if unpaid:
+        _refuse(f"§ 553.20(g): hands {', '.join(sorted(unpaid))} are verified and not paid: "
+                "pay them before transferring the fund", index=index, field="transfer_to",
+                section="553.20(g)")  # fmt: skip
+    balance = balance_cents(fund_id, recorded)
+    if cents != balance:
+        _refuse(f"§ 553.20(i): the fund holds {balance} cents, all of which is transferred",
+                index=index, field="transferred_cents", section="553.20(i)")  # fmt: skip
 
 
 def _check_award(fund_id: str, kind: str, payload: dict[str, Any], actor: Actor,
@@ -223,9 +282,11 @@ def hand_rules(opened: HandOpened) -> PokerRuleSet:
     rules = poker_ruleset(opened.ruleset_id)
     if opened.bad_beat_fund is None:
         return rules
-    in_force = history(read_stream(f"{BAD_BEAT_STREAM_KIND}:{opened.bad_beat_fund}")).on(
-        opened.gaming_day
-    )
+    fund = history(read_stream(f"{BAD_BEAT_STREAM_KIND}:{opened.bad_beat_fund}"))
+    if fund.discontinued is not None and opened.gaming_day >= fund.discontinued:
+        # Contributions terminated (§ 553.20(i)): none is required of the hand.
+        return dataclasses.replace(rules, bad_beat=None)
+    in_force = fund.on(opened.gaming_day)
     if in_force is None:
         raise errors.RuleViolation(
             f"§ 553.20(b): fund {opened.bad_beat_fund!r} has no rules in force on "
@@ -307,19 +368,21 @@ def fund_ids(upto: int | None = None) -> list[str]:
 
 
 def _entries(fund_id: str, events: Sequence[RecordedEvent], upto: int) -> list[FundEntry]:
-    """The fund's hands' contributions and its own awards and adjustments, in ledger order."""
+    """The fund's hands' contributions, its own awards and adjustments and its transfers,
+    in ledger order."""
     sql = (
         "SELECT c.position, o.payload ->> 'gaming_day', CAST(c.payload ->> 'amount_cents' "
-        "AS BIGINT) FROM ledger_event c JOIN ledger_event o ON o.stream_id = c.stream_id "
-        "AND o.version = 1 WHERE c.event_type = 'poker.bad_beat_contributed' "
+        "AS BIGINT), o.payload ->> 'hand_id' FROM ledger_event c JOIN ledger_event o "
+        "ON o.stream_id = c.stream_id AND o.version = 1 "
+        "WHERE c.event_type = 'poker.bad_beat_contributed' "
         "AND o.event_type = 'poker.hand_opened' AND o.stream_id LIKE 'poker-hand:%%' "
         "AND o.payload ->> 'bad_beat_fund' = %s AND c.position <= %s"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [fund_id, upto])
         entries = [FundEntry(position=position, gaming_day=datetime.date.fromisoformat(day),
-                             kind=EntryKind.CONTRIBUTED, amount_cents=int(amount))
-                   for position, day, amount in cursor.fetchall()]  # fmt: skip
+                             kind=EntryKind.CONTRIBUTED, amount_cents=int(amount), hand_id=hand)
+                   for position, day, amount, hand in cursor.fetchall()]  # fmt: skip
     for event in events:
         if event.position > upto or event.event_type not in _ENTRY_KINDS:
             continue
@@ -331,11 +394,44 @@ def _entries(fund_id: str, events: Sequence[RecordedEvent], upto: int) -> list[F
             displayed_cents=payload.get("displayed_cents", 0),
             shares={share["seat"]: share["amount_cents"] for share in payload.get("shares", ())},
         ))  # fmt: skip
+    entries += _transfers(fund_id, events, upto)
     return sorted(entries, key=lambda entry: entry.position)
 
 
 _ENTRY_KINDS = {AWARD_VERIFIED: EntryKind.VERIFIED, AWARD_PAID: EntryKind.PAID,
                 DISPLAY_ADJUSTED: EntryKind.ADJUSTED}  # fmt: skip
+
+
+def _transfers(fund_id: str, events: Sequence[RecordedEvent], upto: int) -> list[FundEntry]:
+    """The fund's balance transferred to another fund, and the balances it received from
+    discontinued funds (§ 553.20(i)), each on its discontinuation's effective day."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT position, payload ->> 'effective_from', payload ->> 'transferred_cents' "
+            "FROM ledger_event WHERE event_type = %s AND payload ->> 'transfer_to' = %s "
+            "AND position <= %s",
+            [DISCONTINUED, fund_id, upto],
+        )
+        received = [(position, {"effective_from": day, "transferred_cents": int(cents)},
+                     EntryKind.TRANSFERRED_IN) for position, day, cents in cursor.fetchall()]
+    sent = [(e.position, e.payload, EntryKind.TRANSFERRED_OUT) for e in events
+            if e.event_type == DISCONTINUED and e.position <= upto]  # fmt: skip
+    return [FundEntry(position=position, kind=kind, amount_cents=payload["transferred_cents"],
+                      gaming_day=datetime.date.fromisoformat(payload["effective_from"]))
+            for position, payload, kind in (*received, *sent)
+            if payload["transferred_cents"]]  # fmt: skip
+
+
+def balance_cents(fund_id: str, events: Sequence[RecordedEvent]) -> int:
+    """What the fund holds now: contributions and transfers in, less awards paid and
+    transfers out."""
+    signs = {EntryKind.CONTRIBUTED: 1, EntryKind.TRANSFERRED_IN: 1,
+             EntryKind.TRANSFERRED_OUT: -1}  # fmt: skip
+    return sum(
+        sum(entry.shares.values()) * -1 if entry.kind is EntryKind.PAID
+        else entry.amount_cents * signs.get(entry.kind, 0)
+        for entry in _entries(fund_id, events, _ALL)
+    )  # fmt: skip
 
 
 def beat_seats(hand_id: str) -> BeatSeats | None:
@@ -376,7 +472,8 @@ register_stream_kind(
     StreamKind(
         name=BAD_BEAT_STREAM_KIND,
         description="One Bad Beat fund (§ 553.20): its posted rules with their history and "
-        "its box's daily counts; the contributions are its hands'.",
+        "its box's daily counts, awards, display and discontinuation; the contributions are "
+        "its hands'.",
         accepts=frozenset(_SCHEMAS),
         policy=bad_beat_policy,
         corrections=TABLE_CORRECTIONS,

@@ -57,7 +57,7 @@ def fund_lines(day: datetime.date) -> list[FundLine]:
 
 CSV_HEADER = [
     "gaming_day", "fund_id", "opening_cents", "contributions_cents", "counted_cents",
-    "awards_cents", "awards", "closing_cents", "displayed_cents", "pending",
+    "awards_cents", "awards", "transferred_cents", "closing_cents", "displayed_cents", "pending",
     "month_contributions_cents", "month_awards_cents", "month_awards", "month_counted_cents",
     "year_contributions_cents", "year_awards_cents", "year_awards", "year_counted_cents",
     "variances",
@@ -74,7 +74,8 @@ def csv_rows(day: datetime.date) -> list[list[str]]:
         f = line.fund
         rows.append([
             str(f.gaming_day), f.fund_id, str(f.opening_cents), str(f.contributions_cents),
-            _blank(f.counted_cents), str(f.awards_cents), str(f.awards), str(f.closing_cents),
+            _blank(f.counted_cents), str(f.awards_cents), str(f.awards), str(f.transferred_cents),
+            str(f.closing_cents),
             _blank(f.displayed_cents), " ".join(f.pending),
             *(str(v) for t in (line.month, line.year)
               for v in (t.contributions_cents, t.awards_cents, t.awards, t.counted_cents)),

@@ -7,7 +7,7 @@ Each finding is its own stream, named by what it is about:
   falls due within the lead time (``DECK_CHANGE_LEAD_MINUTES``);
 - ``compliance:deck-overdue:<deck_id>:<in use since>`` — the deck is still in
   play past its interval (§ 592.3(c): four hours dealt by hand, eight from a
-  shoe);
+  shoe; § 553.3(b): six hours at a poker-room table);
 - ``compliance:stub-count-missing:<deck_id>:<last count>`` — more rounds than
   the rule set allows since the stub was last counted (§ 592.8(f)), at a table
   without a shuffler that counts the cards;
@@ -351,7 +351,7 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
         if interval is None:
             # A rule set that states no interval (Double Cross defers to 205 CMR 146):
             # nothing to cite. Criss-Cross's and the blackjack family's do (§ 592/674a.3(c),
-            # § 581.3(c), § 590.3(c), § 591.3(c): 24 hours).
+            # § 581.3(c), § 590.3(c), § 591.3(c): 24 hours), and the poker room's (§ 553.3(b)).
             continue
         due_at = deck.in_use_since + interval
         base = {"table_id": table.table_id, "deck_id": deck.deck_id, "gaming_day": gaming_day}
@@ -360,12 +360,12 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
             minutes_over = int((now - due_at).total_seconds() // 60)
             candidates.append((DECK_OVERDUE, since, table, deck.deck_id, {
                 **base, "due_at": due_at.isoformat(), "minutes_over": minutes_over,
-                "section": ruleset.section("3(c)")}))  # fmt: skip
+                "section": table.deck_change_section()}))  # fmt: skip
         elif now >= due_at - lead:
             candidates.append((DECK_CHANGE_DUE, since, table, deck.deck_id, {
                 **base, "due_at": due_at.isoformat(),
                 "lead_minutes": settings.DECK_CHANGE_LEAD_MINUTES,
-                "section": ruleset.section("3(c)")}))  # fmt: skip
+                "section": table.deck_change_section()}))  # fmt: skip
         # A blackjack shoe spans rounds: its chapters have no stub count (§ 581.3, § 590.3).
         every = getattr(ruleset, "stub_count_every_rounds", None)
         if table.shuffler != Shuffler.AUTOMATED_COUNTING and every is not None:

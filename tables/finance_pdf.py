@@ -137,17 +137,19 @@ def win_report_pdf(report: DayReport) -> bytes:
     story.append(money_table(rows, [1.5 * inch] + [0.92 * inch] * 9, None, 1))
     if report.funds:
         story += [Spacer(1, 10), p("Bad Beat funds, Section 553.20", heading)]
-        rows = [["Fund", "Opening", "Contributions", "Count", "Awards", "Closing", "Displayed",
-                 "MTD contrib.", "MTD awards", "YTD contrib.", "YTD awards"]]  # fmt: skip
+        rows = [["Fund", "Opening", "Contributions", "Count", "Awards", "Transfers", "Closing",
+                 "Displayed", "MTD contrib.", "MTD awards", "YTD contrib.",
+                 "YTD awards"]]  # fmt: skip
         for line in report.funds:
             f = line.fund
             rows.append([f.fund_id + (" (pending)" if f.pending else ""),
                          *(_ascii_dollars(c) if c is not None else "-" for c in (
                              f.opening_cents, f.contributions_cents, f.counted_cents,
-                             f.awards_cents, f.closing_cents, f.displayed_cents,
+                             f.awards_cents, f.transferred_cents, f.closing_cents,
+                             f.displayed_cents,
                              line.month.contributions_cents, line.month.awards_cents,
                              line.year.contributions_cents, line.year.awards_cents))])  # fmt: skip
-        story.append(money_table(rows, [1.2 * inch] + [0.85 * inch] * 10, None, 1))
+        story.append(money_table(rows, [1.1 * inch] + [0.8 * inch] * 11, None, 1))
     for section in report.sections:
         rows = [list(section.header)]
         rows += [["-" if cell is None else _ascii_dollars(cell) if isinstance(cell, int) else

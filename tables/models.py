@@ -151,9 +151,11 @@ class Table(models.Model):
 
     @property
     def ruleset(self):
+        from tables.rules.poker_room.rulesets import POKER_RULESETS
         from tables.rules.rulesets import get_ruleset
 
-        return get_ruleset(self.ruleset_id)
+        # A poker-room table's rule set is its Rules Submission for § 553.
+        return POKER_RULESETS.get(self.ruleset_id) or get_ruleset(self.ruleset_id)
 
     def deck_change_interval(self) -> datetime.timedelta | None:
         """How long a deck may stay in use here: the rule set's hours for cards
@@ -163,11 +165,13 @@ class Table(models.Model):
         ruleset = self.ruleset
         attribute = ("deck_change_hours_hand_dealt" if self.dealing_method == DealingMethod.HAND
                      else "deck_change_hours_shoe")  # fmt: skip
-        hours = getattr(ruleset, attribute, None)
+        # Poker has one interval whatever the dealing (§ 553.3(b): 6 hours).
+        hours = getattr(ruleset, "deck_change_hours", None) or getattr(ruleset, attribute, None)
         return None if hours is None else datetime.timedelta(hours=hours)
 
     def deck_change_section(self) -> str:
-        return self.ruleset.section("3(c)")
+        ruleset = self.ruleset
+        return getattr(ruleset, "deck_change_section", None) or ruleset.section("3(c)")
 
     def dice_count(self) -> int:
         """How many dice the game's layout throws (0 for a card game)."""
@@ -481,7 +485,7 @@ class Variance(models.Model):
 
 class BadBeatFundDay(models.Model):
     """One Bad Beat fund's gaming day as the close reconciled it (§ 553.20): opening +
-    contributions − awards = closing, the box's count and the display; what finance
+    contributions − awards + transfers = closing, the box's count and the display; what finance
     reports (``tables.bad_beat_finance``). Written by the close's projection from its
     ``close.reconciled`` event."""
 
@@ -493,6 +497,8 @@ class BadBeatFundDay(models.Model):
     counted_cents = models.BigIntegerField(null=True)
     awards_cents = models.BigIntegerField()
     awards = models.PositiveIntegerField()
+    #: Received from discontinued funds less transferred to another (§ 553.20(i)).
+    transferred_cents = models.BigIntegerField(default=0)
     closing_cents = models.BigIntegerField()
     displayed_cents = models.BigIntegerField(null=True)
     #: Hands whose display was pending adjustment at the close (§ 553.20(f)(1)).

@@ -64,6 +64,7 @@ def poker_hand_policy(stream_id: str, recorded: Any, new: Sequence[Any], actor: 
         )
     if first_new == 0:
         _check_table_open(events[0], actor)
+        _check_fund_contributing(events[0])
     index = 0
     try:
         state = open_from(events[0])
@@ -78,6 +79,21 @@ def poker_hand_policy(stream_id: str, recorded: Any, new: Sequence[Any], actor: 
             field=f"events[{at}].payload" + (f".{violation.field}" if violation.field else ""),
             section=violation.section,
         ) from None
+
+
+def _check_fund_contributing(opened: HandOpened) -> None:
+    """A hand names no Bad Beat fund whose contributions were terminated (§ 553.20(i))."""
+    from audit.ledger import read_stream
+    from tables.bad_beat import BAD_BEAT_STREAM_KIND, history
+
+    if opened.bad_beat_fund is None:
+        return
+    fund = history(read_stream(f"{BAD_BEAT_STREAM_KIND}:{opened.bad_beat_fund}"))
+    if fund.discontinued is not None and opened.gaming_day >= fund.discontinued:
+        raise errors.RuleViolation(
+            f"§ 553.20(i): fund {opened.bad_beat_fund} takes no contributions from "
+            f"{fund.discontinued}", field="events[0].payload.bad_beat_fund", section="553.20(i)",
+        )  # fmt: skip
 
 
 def _check_table_open(opened: HandOpened, actor: Any) -> None:

@@ -114,3 +114,38 @@ def test_553_20_e_the_regulator_export_carries_the_funds_days(two_days, settings
         rows = list(csv.DictReader(io.StringIO(opened.read(name).decode())))
     assert [(r["fund_id"], r["awards"], r["awards_cents"]) for r in rows] == [
         (FUND, "1", str(two_days))]  # fmt: skip
+
+
+def test_553_20_i_a_discontinued_fund_s_transfer_is_a_movement_in_the_close_and_its_csv(
+    casino, play, ledger_clock, client
+):
+    from audit.ledger import Actor, NewEvent, append, read_stream
+    from tables.bad_beat import balance_cents
+    from tables.poker_room import post_fund_rules
+
+    play(rounds=5)
+    ledger_clock.at = IN_DAY
+    play_poker_day(DAY, hands_per_table=25, seed=3, supervisor="shift_supervisor", planted=())
+    post_fund_rules("BB-OTHER", datetime.date(2016, 1, 1), Actor.system("test"),
+                    "shift_supervisor")  # fmt: skip
+    balance = balance_cents(FUND, read_stream(f"badbeat:{FUND}"))
+    assert balance > 0
+    append(f"badbeat:{FUND}", [NewEvent("badbeat.discontinued", {
+        "effective_from": NEXT.isoformat(), "board_approval": "PGCB approval 2026-17",
+        "transfer_to": "BB-OTHER", "transferred_cents": balance,
+        "discontinued_by": "shift_supervisor", "approved_by": "finance"})],
+        expected_version=None, actor=Actor.system("test"))  # fmt: skip
+    ledger_clock.at = NEXT_MORNING
+    close_gaming_day(DAY, requested_by="finance", force=True)
+    ledger_clock.at = NEXT_MORNING + ONE_DAY
+    close_gaming_day(NEXT, requested_by="finance", force=True)
+    moved = {row.fund_id: (row.opening_cents, row.transferred_cents, row.closing_cents)
+             for row in BadBeatFundDay.objects.filter(gaming_day=NEXT)}  # fmt: skip
+    assert moved == {FUND: (balance, -balance, 0), "BB-OTHER": (0, balance, balance)}
+    finance = User.objects.get(username="finance")
+    finance.is_staff = True
+    finance.save()
+    client.force_login(finance)
+    response = client.get(f"/admin/finance/{NEXT.isoformat()}/bad-beat-funds.csv")
+    rows = {row["fund_id"]: row for row in csv.DictReader(io.StringIO(response.content.decode()))}
+    assert rows[FUND]["transferred_cents"] == str(-balance)

@@ -279,3 +279,29 @@ def test_581_3_c_591_3_c_the_decks_are_changed_at_least_once_every_24_hours(
     assert due.payload["due_at"] == at(24).isoformat()
     (overdue,) = check_decks(at(24, 5))
     assert (overdue.event_type, overdue.payload["section"]) == (DECK_OVERDUE, section)
+
+
+def test_553_3_b_a_poker_room_deck_is_changed_at_least_every_6_hours_whatever_the_dealing(
+    role_users,
+):
+    Table.objects.create(table_id="PK-01", game="poker", ruleset_id="PA-553-HOLDEM-NL-1-2-BB",
+                         min_wager_cents=100, max_wager_cents=20_000,
+                         dealing_method="AUTOMATED_SHOE", shuffler="automated")  # fmt: skip
+    deck_in_use("PK-01", "P1")
+    assert check_decks(at(5, 29)) == []
+    (notice,) = check_decks(at(5, 30))
+    assert (notice.event_type, notice.payload["section"]) == (DECK_CHANGE_DUE, "553.3(b)")
+    (overdue,) = check_decks(at(6, 10))
+    assert overdue.event_type == DECK_OVERDUE
+    assert (overdue.payload["minutes_over"], overdue.payload["section"]) == (10, "553.3(b)")
+
+
+def test_553_3_b_a_poker_rule_set_may_not_post_a_longer_deck_interval():
+    import dataclasses
+
+    from tables.rules.poker_room.rulesets import POKER_RULESETS
+
+    rules = POKER_RULESETS["PA-553-HOLDEM-NL-1-2-BB"]
+    assert dataclasses.replace(rules, deck_change_hours=4).deck_change_hours == 4
+    with pytest.raises(ValueError, match=r"553\.3\(b\)"):
+        dataclasses.replace(rules, deck_change_hours=8)

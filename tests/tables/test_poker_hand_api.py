@@ -15,7 +15,15 @@ from audit.models import Event, RejectedSubmission
 from casino.roles import Role
 from tables.poker_hands import to_poker_event
 from tables.rules.cards import Card
-from tables.rules.poker_room.events import Acted, Action, CardDealt, HandOpened, RakeTaken
+from tables.rules.poker_room.events import (
+    Acted,
+    Action,
+    CardDealt,
+    HandOpened,
+    Irregularity,
+    IrregularityFound,
+    RakeTaken,
+)
 from tables.rules.poker_room.record import Recorder
 from tables.rules.poker_room.replay import FindingKind, replay_hand
 from tests.rules.poker_room.table import holdem_deck
@@ -61,6 +69,8 @@ def _hand() -> Recorder:
         (Acted(seat=3, action=Action.RAISE, to_cents=300), "553.18",
          "events[0].payload.amount_cents"),
         (Acted(seat=3, action=Action.CHECK), "553.1", "events[0].payload.action"),
+        (IrregularityFound(kind=Irregularity.HOLE_CARD_EXPOSED, seat=1, cards=(Card.parse("Kc"),)),
+         "553.16(n)", "events[0].payload.cards"),
     ],
 )  # fmt: skip
 def test_553_an_illegal_action_is_refused_citing_the_section(device, bad, section, field):

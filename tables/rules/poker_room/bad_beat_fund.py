@@ -35,6 +35,7 @@ from tables.rules.poker_room.charges import BadBeatRules
 
 __all__ = [
     "AWARD",
+    "DISCONTINUED",
     "DISPLAY",
     "UNVERIFIED",
     "BeatSeats",
@@ -55,6 +56,23 @@ class RulesHistory:
     """Each posted version of a fund's rules with the day it takes effect, oldest first."""
 
     versions: tuple[tuple[datetime.date, BadBeatRules], ...] = ()
+    discontinued: datetime.date | None = None
+    """The gaming day from which contributions are terminated (§ 553.20(i))."""
+
+    def contributing(self, day: datetime.date) -> bool:
+        """Whether the fund takes contributions on ``day``: rules in force, not discontinued."""
+        return self.on(day) is not None and (self.discontinued is None or day < self.discontinued)
+
+    def discontinue(self, day: datetime.date) -> RulesHistory:
+        """The history with contributions terminated from ``day`` (§ 553.20(i)).
+
+        :raises ValueError: for a fund never posted or already discontinued.
+        """
+        if not self.versions:
+            raise ValueError("effective_from: the fund has no posted rules to discontinue")
+        if self.discontinued is not None:
+            raise ValueError(f"effective_from: the fund was discontinued from {self.discontinued}")
+        return RulesHistory(self.versions, day)
 
     def on(self, day: datetime.date) -> BadBeatRules | None:
         """The rules in force on ``day``, or None before the first."""
@@ -70,11 +88,13 @@ class RulesHistory:
         :raises ValueError: for a version not after the last one (§ 553.20(c): an
             amendment applies from when it is made, never back in time).
         """
+        if self.discontinued is not None:
+            raise ValueError(f"effective_from: the fund was discontinued from {self.discontinued}")
         if self.versions and effective <= self.versions[-1][0]:
             raise ValueError(
                 f"effective_from: rules take effect after the version of {self.versions[-1][0]}"
             )
-        return RulesHistory((*self.versions, (effective, rules)))
+        return RulesHistory((*self.versions, (effective, rules)), self.discontinued)
 
 
 def rules_from_payload(payload: dict[str, Any]) -> BadBeatRules:
@@ -136,13 +156,15 @@ class EntryKind(StrEnum):
     VERIFIED = "verified"  # the shift supervisor verified a Bad Beat hand (§ 553.20(f))
     PAID = "paid"  # finance paid its award (§ 553.20(g))
     ADJUSTED = "adjusted"  # finance adjusted the display (§ 553.20(h))
+    TRANSFERRED_OUT = "transferred_out"  # the balance moved to another fund (§ 553.20(i))
+    TRANSFERRED_IN = "transferred_in"  # a discontinued fund's balance received (§ 553.20(i))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FundEntry:
     """One fact about a fund at a ledger position, on a gaming day.
 
-    :ivar amount_cents: a contribution; for an adjustment, finance's amount.
+    :ivar amount_cents: a contribution or a transfer; for an adjustment, finance's amount.
     :ivar displayed_cents: for an adjustment, what the display shows after it.
     :ivar shares: for a payment, the cents paid to each seat.
     """
@@ -178,11 +200,12 @@ class FundVariance:
 
 #: The variance kinds, beside the count's ``bad_beat_count`` (:func:`count_variance`).
 DISPLAY, AWARD, UNVERIFIED = "bad_beat_display", "bad_beat_award", "bad_beat_unverified"
+DISCONTINUED = "bad_beat_discontinued"
 
 
 @dataclass(frozen=True, slots=True)
 class FundDay:
-    """A fund's gaming day: opening + contributions − awards = closing (cents)."""
+    """A fund's gaming day: opening + contributions − awards + transfers = closing (cents)."""
 
     gaming_day: datetime.date
     opening_cents: int
@@ -195,6 +218,8 @@ class FundDay:
     pending: tuple[str, ...]
     """Hands verified whose display was not yet adjusted after their payment (§ 553.20(f)(1))."""
     variances: tuple[FundVariance, ...]
+    transferred_cents: int = 0
+    """Received from discontinued funds less transferred to another (§ 553.20(i))."""
 
 
 def _dollars(cents: int) -> str:
@@ -230,7 +255,7 @@ def fund_days(
     day = min(first, entries[0].gaming_day) if entries else first
     while day <= last:
         opening = balance
-        contributed = awarded = count = 0
+        contributed = awarded = count = transferred = 0
         found: _Found = {}
         adjusted = False
         unadjusted: list[str] = []
@@ -241,6 +266,14 @@ def fund_days(
             if entry.kind is EntryKind.CONTRIBUTED:
                 balance += entry.amount_cents
                 contributed += entry.amount_cents if today else 0
+                if today and not rules.contributing(day) and rules.discontinued is not None:
+                    _note(found, DISCONTINUED, "553.20(i)", entry.amount_cents,
+                          f"hand {entry.hand_id} contributed {_dollars(entry.amount_cents)} "
+                          f"after contributions were terminated from {rules.discontinued}")
+            elif entry.kind in (EntryKind.TRANSFERRED_OUT, EntryKind.TRANSFERRED_IN):
+                moved = entry.amount_cents * (1 if entry.kind is EntryKind.TRANSFERRED_IN else -1)
+                balance += moved
+                transferred += moved if today else 0
             elif entry.kind is EntryKind.VERIFIED:
                 owed[entry.hand_id] = balance
                 pending[entry.hand_id] = False
@@ -268,7 +301,8 @@ def fund_days(
                               f"the display was set to {_dollars(entry.displayed_cents)} and "
                               f"finance's amount was {_dollars(entry.amount_cents)}; the fund "
                               f"held {_dollars(balance)}")  # fmt: skip
-        if not adjusted and rules.on(day) is not None:
+        closed = rules.discontinued is not None and day >= rules.discontinued and not balance
+        if not adjusted and rules.on(day) is not None and not closed:
             _note(found, DISPLAY, "553.20(h)", 0,
                   f"the display was not adjusted on {day} (no less than once a day)")
         for hand in unadjusted:
@@ -287,7 +321,7 @@ def fund_days(
         )  # fmt: skip
         if day >= first:
             days.append(FundDay(day, opening, contributed, awarded, count, balance, displayed,
-                                tuple(sorted(pending)), variances))  # fmt: skip
+                                tuple(sorted(pending)), variances, transferred))  # fmt: skip
         day += datetime.timedelta(days=1)
     return days
 

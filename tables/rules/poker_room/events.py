@@ -16,6 +16,8 @@ replaying the players' actions through :mod:`.hand`
 * the dealer's money: :class:`BetReturned` (the uncalled bet),
   :class:`RakeTaken`, :class:`BadBeatContributed`, :class:`PotPushed`, each
   naming the pot (0 the main pot, then the side pots in the order they formed);
+* :class:`IrregularityFound`: one of § 553.16(e)-(n)'s irregularities, whose
+  remedy the replay applies (:mod:`.irregularities`);
 * :class:`HandClosed`.
 
 >>> event = Acted(seat=3, action=Action.RAISE, to_cents=600)
@@ -50,6 +52,8 @@ __all__ = [
     "Discarded",
     "HandClosed",
     "HandOpened",
+    "Irregularity",
+    "IrregularityFound",
     "Mucked",
     "PotPushed",
     "Posted",
@@ -244,6 +248,60 @@ class PotPushed(Event):
         _require(self.pot >= 0, "field 'pot' must not be negative")
 
 
+class Irregularity(StrEnum):
+    """An irregularity of § 553.16 the dealer or floor reports during a round of play."""
+
+    NOT_SHUFFLED_OR_CUT = "not_shuffled_or_cut"
+    """§ 553.16(e)(1): the cards were not shuffled and cut as § 553.6 requires: a misdeal."""
+    WRONG_STARTING_POSITION = "wrong_starting_position"
+    """§ 553.16(e)(2): dealt from the wrong seat, found before two voluntary wagers: a misdeal."""
+    SEAT_NOT_DEALT = "seat_not_dealt"
+    """§ 553.16(e)(4): an eligible seated player not dealt in, found in time: a misdeal."""
+    CARD_FACE_UP_IN_DECK = "card_face_up_in_deck"
+    """§ 553.16(h): not used, to the discards; a second one is a misdeal (§ 553.16(e)(3))."""
+    INELIGIBLE_PLAYER_DEALT = "ineligible_player_dealt"
+    """§ 553.16(f): the cards dealt to an ineligible player are discarded; play continues."""
+    CARDS_MISSING = "cards_missing"
+    """§ 553.16(g): the round is void, the pot returned, the deck replaced."""
+    CARDS_EXTRA = "cards_extra"
+    """§ 553.16(g): as for missing cards."""
+    PROTECTED_HAND_KILLED = "protected_hand_killed"
+    """§ 553.16(i)(3): a protected hand collected or fouled by the dealer: its money refunded."""
+    HOLE_CARD_EXPOSED = "hole_card_exposed"
+    """§ 553.16(k), (l), (n): a card to be dealt face down was dealt face up; a Seven-card
+    Stud player whose seventh card it is contends for the entire pot ((k)(2))."""
+    SEVENTH_CARD_EXPOSED_WAGERING_ENDED = "seventh_card_exposed_wagering_ended"
+    """§ 553.16(k)(1): the seventh card exposed, its player ends his obligation to wager and
+    contends only for the pot formed before any additional wagering."""
+    CARD_OFF_TABLE = "card_off_table"
+    """§ 553.16(m): not used in the round, to the discards."""
+
+
+_ENDED = Irregularity.SEVENTH_CARD_EXPOSED_WAGERING_ENDED
+_NEEDS_SEAT = frozenset({Irregularity.PROTECTED_HAND_KILLED, Irregularity.HOLE_CARD_EXPOSED,
+                         _ENDED})  # fmt: skip
+_NEEDS_CARD = frozenset({
+    Irregularity.CARD_FACE_UP_IN_DECK, Irregularity.INELIGIBLE_PLAYER_DEALT,
+    Irregularity.HOLE_CARD_EXPOSED, Irregularity.CARD_OFF_TABLE, _ENDED,
+})  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IrregularityFound(Event):
+    """An irregularity of § 553.16: its ``seat`` and ``cards`` when the kind concerns them."""
+
+    TYPE: ClassVar[str] = "poker.irregularity"
+    kind: Irregularity
+    seat: int | None = None
+    cards: tuple[Card, ...] = ()
+
+    def __post_init__(self) -> None:
+        _require(self.kind not in _NEEDS_SEAT or self.seat is not None,
+                 f"field 'seat' is required for {self.kind}")  # fmt: skip
+        _require(self.kind not in _NEEDS_CARD or bool(self.cards),
+                 f"field 'cards' is required for {self.kind}")  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandClosed(Event):
     """The dealer cleared the table; the hand is over."""
@@ -255,7 +313,7 @@ POKER_EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (
         HandOpened, Posted, CardBurnt, CardDealt, Discarded, Acted, Shown, Mucked,
-        BetReturned, RakeTaken, BadBeatContributed, PotPushed, HandClosed,
+        BetReturned, RakeTaken, BadBeatContributed, PotPushed, HandClosed, IrregularityFound,
     )
 }  # fmt: skip
 """Every poker hand event class by its stored type name (all at schema version 1)."""

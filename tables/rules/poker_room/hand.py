@@ -96,6 +96,8 @@ class Phase(StrEnum):
     BETTING = "betting"
     SHOWDOWN = "showdown"
     COMPLETE = "complete"
+    VOID = "void"
+    """The round of play voided (§ 553.16(e), (g)): every chip back to who put it in."""
 
 
 class PostKind(StrEnum):
@@ -132,6 +134,8 @@ class Slot(NamedTuple):
     seat: int | None
     face_up: bool
     burn: bool = False
+    section: str = ""
+    """The section that put the card here when not the street's (an irregularity's remedy)."""
 
 
 class HandState(NamedTuple):
@@ -177,6 +181,11 @@ class HandState(NamedTuple):
     showdown_order: tuple[int, ...] = ()
     shown: tuple[int, ...] = ()
     mucked: frozenset[int] = frozenset()
+    void_section: str = ""
+    exposed: tuple[Card, ...] = ()
+    face_up_found: int = 0
+    refunds: tuple[tuple[int, int, str], ...] = ()
+    """(seat, cents, section): a hand killed or called void, its money back (§ 553.16(i)(3))."""
 
     @property
     def street(self) -> Street:
@@ -391,7 +400,7 @@ def verify_deal(state: HandState, card: Card, seat: int | None, *, face_up: bool
     if refusal is not None:
         return refusal
     slot = state.deals[0]
-    section = state.street.deal_section
+    section = slot.section or state.street.deal_section
     if slot.seat != seat:
         expected = "the board" if slot.seat is None else f"seat {slot.seat}"
         return Refusal(section, f"the next card goes to {expected}", "seat")

@@ -17,7 +17,12 @@ and the dealer's recorded money compared with it:
 * ``MISSED_BAD_BEAT_CONTRIBUTION`` / ``WRONG_BAD_BEAT_CONTRIBUTION``: against
   the fund's posted rule (§ 553.20(c)); ``BAD_BEAT_OUT_OF_ORDER``: taken
   before the rake or after the pot was pushed (§ 553.20(c));
-* ``WRONG_RETURN``: the uncalled bet not returned, or the wrong amount (§ 553.15(d)).
+* ``WRONG_RETURN``: the uncalled bet not returned, or the wrong amount (§ 553.15(d));
+  or the money of a void round or a killed hand (the section of the irregularity,
+  :mod:`.irregularities`).
+
+An irregularity (``poker.irregularity``) is applied with the chapter's remedy;
+a dealer who then deals, bets or pushes otherwise is found citing its section.
 
 Rake and contributions are compared per hand, pushes per pot and seat: a
 dealer rakes the round, and a rake taken from the wrong pot shows in that
@@ -50,6 +55,7 @@ from tables.rules.poker_room.events import (
     Discarded,
     HandClosed,
     HandOpened,
+    IrregularityFound,
     Mucked,
     Posted,
     PotPushed,
@@ -72,6 +78,7 @@ from tables.rules.poker_room.hand import (
     show,
     verify_check_or_call,
 )
+from tables.rules.poker_room.irregularities import irregularity
 from tables.rules.poker_room.rules import PokerRuleSet
 from tables.rules.poker_room.rulesets import poker_ruleset
 from tables.rules.poker_room.settlement import HandSettlement, LineKind, settle
@@ -146,6 +153,11 @@ def apply(state: HandState, event: Event) -> HandState:
 
     :raises RuleViolation: naming the section the event breaks.
     """
+    if state.phase is Phase.VOID and not isinstance(event, _MONEY):
+        raise RuleViolation(state.void_section, "the round of play is void: its cards are "
+                            "reshuffled and its chips returned", "type")  # fmt: skip
+    if isinstance(event, IrregularityFound):
+        return irregularity(state, event)
     if isinstance(event, Acted):
         return _act(state, event)
     if isinstance(event, CardDealt):
@@ -223,7 +235,7 @@ def replay_hand(events: Iterable[Event], rules: PokerRuleSet | None = None) -> H
                 events=sequence, state=state, settlement=None,
                 findings=(_refused(violation, index, sequence[index]),),
             )  # fmt: skip
-    if state.phase is not Phase.COMPLETE:
+    if state.phase not in (Phase.COMPLETE, Phase.VOID):
         return HandReplay(events=sequence, state=state, settlement=None, findings=())
     settlement = settle(state)
     return HandReplay(
@@ -263,12 +275,14 @@ def money_findings(
     findings += _rake_findings(settlement, rake, rules)
     findings += _bad_beat_findings(settlement, contributed)
     required_returns: dict[int, int] = {}
+    return_sections: dict[int, str] = {}
     required: dict[tuple[int, int], tuple[int, str]] = {}
     for line in settlement.lines:
         if line.seat is None:
             continue
         if line.kind is LineKind.RETURNED:
             required_returns[line.seat] = required_returns.get(line.seat, 0) + line.amount_cents
+            return_sections.setdefault(line.seat, line.section)
         elif line.pot is not None:
             amount, _ = required.get((line.pot, line.seat), (0, line.section))
             required[(line.pot, line.seat)] = (amount + line.amount_cents, line.section)
@@ -276,9 +290,9 @@ def money_findings(
         expected, recorded = required_returns.get(seat, 0), returned.get(seat, 0)
         if expected != recorded:
             findings.append(PokerFinding(
-                kind=FindingKind.WRONG_RETURN, section="553.15(d)", seat=seat,
-                expected_cents=expected, recorded_cents=recorded,
-                detail="the uncalled final bet goes back to its bettor",
+                kind=FindingKind.WRONG_RETURN, section=return_sections.get(seat, "553.15(d)"),
+                seat=seat, expected_cents=expected, recorded_cents=recorded,
+                detail="money the chapter returns goes back to the player who put it in",
             ))  # fmt: skip
     for pot, seat in sorted(required.keys() | pushed.keys()):
         expected, section = required.get((pot, seat), (0, ""))
@@ -286,7 +300,9 @@ def money_findings(
         if expected == recorded:
             continue
         eligible = settlement.pots[pot].eligible if pot < len(settlement.pots) else ()
-        if seat not in eligible:
+        if settlement.void_section:
+            section, detail = settlement.void_section, "the round of play is void: no pot is pushed"
+        elif seat not in eligible:
             section, detail = "553.8(b)(4)(i)", f"seat {seat} is not eligible for pot {pot}"
         elif pot > 0:
             section, detail = "553.8(b)(4)(iii)", f"side pot {pot} is wrongly shared"

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
+from typing import ClassVar
 
 from tables.rules.poker_room.charges import BadBeatRules, IncrementalRake, PercentageRake
 from tables.rules.poker_room.lows import LowTieBreak
@@ -329,6 +330,10 @@ class PokerRuleSet:
     rake: PercentageRake | IncrementalRake | None = None
     bad_beat: BadBeatRules | None = None
     kill: Kill | None = None
+    deck_change_hours: int = 6
+    """§ 553.3(b): "All decks opened for use on a Poker table shall be changed at least
+    every 6 hours", whatever the dealing or shuffling; a casino may post a shorter interval."""
+    deck_change_section: ClassVar[str] = "553.3(b)"
 
     def __post_init__(self) -> None:
         if self.blinds_cents and not self.variant.button:
@@ -345,6 +350,8 @@ class PokerRuleSet:
             raise ValueError("§ 553.12(m): the Kill options belong to Omaha Eight or Better")
         if self.small_bet_cents <= 0 or self.big_bet_cents < self.small_bet_cents:
             raise ValueError("§ 553.18: the bets must be positive, the big bet at least the small")
+        if not 0 < self.deck_change_hours <= 6:
+            raise ValueError("§ 553.3(b): decks are changed at least every 6 hours")
 
     def killed(self) -> PokerRuleSet:
         """The rule set at the Kill or Half-kill limits, each rounded down to the chip.

@@ -86,6 +86,8 @@ class HandSettlement:
     pots: tuple[Pot, ...]
     lines: tuple[Line, ...]
     bad_beat: BadBeat | None
+    void_section: str = ""
+    """The section that voided the round (§ 553.16(e), (g)): no pot, every chip returned."""
 
     def total(self, kind: LineKind) -> int:
         """Sum of the lines of one kind."""
@@ -171,11 +173,19 @@ def settle(state: HandState) -> HandSettlement:
 
     :raises RuleViolation: if the hand is not complete.
     """
+    if state.phase is Phase.VOID:
+        # § 553.16(g): "all gaming chips ... in the pot shall be returned to the appropriate player"
+        voided = [
+            Line(LineKind.RETURNED, seat, None, state.contributed[seat], state.void_section)
+            for seat in state.seats if state.contributed[seat]
+        ]  # fmt: skip
+        return HandSettlement(pots=(), lines=_refund_lines(state) + tuple(voided), bad_beat=None,
+                              void_section=state.void_section)  # fmt: skip
     if state.phase is not Phase.COMPLETE:
         raise RuleViolation("553.7(e)(6)", "the hand is settled only when complete", "phase")
     rules = state.rules
     pots, returned = build_pots(state.contributed, frozenset(state.live))
-    lines: list[Line] = []
+    lines: list[Line] = list(_refund_lines(state))
     if returned is not None:
         lines.append(Line(LineKind.RETURNED, returned[0], None, returned[1], "553.15(d)"))
     amounts = tuple(pot.amount_cents for pot in pots)
@@ -200,6 +210,14 @@ def settle(state: HandState) -> HandSettlement:
         lines += awards
         bad_beat = bad_beat or beat
     return HandSettlement(pots=pots, lines=tuple(lines), bad_beat=bad_beat)
+
+
+def _refund_lines(state: HandState) -> tuple[Line, ...]:
+    """Money of a hand killed or called void, back to its player (§ 553.16(i)(3), (k))."""
+    return tuple(
+        Line(LineKind.RETURNED, seat, None, cents, section)
+        for seat, cents, section in state.refunds
+    )
 
 
 def _award(

@@ -174,7 +174,7 @@ def test_553_15_a_an_unknown_rule_set_is_found():
 
 def test_every_poker_event_round_trips_through_its_record():
     events = _side_pot_hand().settled()
-    others = {"poker.discarded", "poker.mucked", "poker.bet_returned"}
+    others = {"poker.discarded", "poker.mucked", "poker.bet_returned", "poker.irregularity"}
     assert {e.TYPE for e in events} | others == set(POKER_EVENT_TYPES)
     assert [poker_event_from_record(event_to_record(e)) for e in events] == events
     with pytest.raises(ValueError, match="to_cents"):
