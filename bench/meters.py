@@ -42,6 +42,7 @@ import json
 import os
 import secrets
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -183,23 +184,32 @@ def worker_load(tables: int, rounds: int, meters: int, seed: int) -> dict[str, A
     }
 
 
-def worker_meters() -> dict[str, Any]:
-    """The meters the close reconciled (its ``close.reconciled`` event)."""
+def worker_close(workers: int) -> dict[str, Any]:
+    """The close bench's close of the day, with ``reconcile_meters`` timed and the
+    meters the close reconciled (its ``close.reconciled`` event)."""
+    import bench.close
+    import operations.close
     from audit.ledger import read_stream
     from operations.close import close_stream_id
 
-    reconciled = next(e for e in read_stream(close_stream_id(DAY))
-                      if e.event_type == "close.reconciled")  # fmt: skip
-    return {"meters": reconciled.payload["meters"], "totals": reconciled.payload["totals"]}
+    timed = bench.close.Timed()
+    timed.wrap(operations.close, "reconcile_meters", "reconcile_meters")
+    result = bench.close.worker_close(DAY, workers)
+    result["reconcile_meters_seconds"] = sum(seconds for _, seconds in timed.calls)
+    reconciled = next((e.payload for e in read_stream(close_stream_id(DAY))
+                       if e.event_type == "close.reconciled"), {})  # fmt: skip
+    result["meters"] = reconciled.get("meters", [])
+    return result
 
 
 def worker_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.meters --worker")
-    parser.add_argument("kind", choices=("setup", "load", "meters"))
+    parser.add_argument("kind", choices=("setup", "load", "close"))
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=25)
     parser.add_argument("--meters", type=int, default=0)
     parser.add_argument("--seed", type=int, default=555)
+    parser.add_argument("--workers", type=int, default=1)
     options = parser.parse_args(argv)
     setup_django(os.environ["DATABASE_URL"], migrate=options.kind == "setup")
     result: dict[str, Any] = {}
@@ -208,7 +218,10 @@ def worker_main(argv: list[str]) -> int:
     elif options.kind == "load":
         result = worker_load(options.tables, options.rounds, options.meters, options.seed)
     else:
-        result = worker_meters()
+        from django.db import connection
+
+        connection.ensure_connection()  # the connect is not part of any figure
+        result = worker_close(options.workers)
     print(RESULT_PREFIX + json.dumps(result), flush=True)
     return 0
 
@@ -247,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--meters", type=int, default=10,
                         help="meters on the day with them, the tables shared out among them")
     parser.add_argument("--workers", type=int, default=1, help="close_gaming_day(workers=N)")
-    parser.add_argument("--repeats", type=int, default=3,
+    parser.add_argument("--repeats", type=int, default=5,
                         help="closes of each day, alternating, each on a fresh copy of the "
                         "loaded database; the best of each is compared")  # fmt: skip
     parser.add_argument("--profile", type=int, default=0, metavar="LINES",
@@ -311,16 +324,16 @@ def _run(options: argparse.Namespace, base_url: str, names: dict[str, str]) -> i
         for label in LABELS:
             if repeat:
                 copy_database(base_url, f"{names[label]}_loaded", names[label])
-            result = run_close_worker({"DATABASE_URL": urls[label]}, "close", "--day", str(DAY),
-                                      "--workers", str(options.workers))  # fmt: skip
+            result = run_worker(urls[label], "close", "--workers", str(options.workers))
             if result["error"]:
                 print(f"  {label}: THE CLOSE FAILED in {result['failed_in']}: {result['error']}")
                 return 1
-            result["reconciled"] = run_worker(urls[label], "meters")
             closes[label].append(result)
             print(f"  {label:<7} #{repeat + 1}: {result['seconds']:6.2f} s ("
                   + ", ".join(f"{stage} {seconds:.2f}" for stage, seconds in
-                              result["stages"].items()) + f"); load average {_loads()}",
+                              result["stages"].items())
+                  + f"; reconcile_meters {result['reconcile_meters_seconds']:.2f}); load "
+                  f"average {_loads()}",
                   flush=True)  # fmt: skip
     best = {label: min(closes[label], key=lambda r: r["seconds"]) for label in LABELS}
     without, with_ = best["without"], best["with"]
@@ -338,7 +351,7 @@ def _run(options: argparse.Namespace, base_url: str, names: dict[str, str]) -> i
     print(f"    {'CPU s of the close process':<42}{without['cpu_seconds']:9.2f} "
           f"{with_['cpu_seconds']:9.2f} {with_['cpu_seconds'] / without['cpu_seconds']:8.2f}×")
 
-    meters = with_["reconciled"]["meters"]
+    meters = with_["meters"]
     variances = [v for meter in meters for v in meter["variances"]]
     print(f"\n3. the meters the close reconciled: {len(meters)}, {len(variances)} variances")
     for meter in meters:
@@ -372,15 +385,27 @@ def _run(options: argparse.Namespace, base_url: str, names: dict[str, str]) -> i
         print(profile["text"])
 
     ratio = with_["seconds"] / without["seconds"]
+    medians = {label: statistics.median(r["seconds"] for r in closes[label]) for label in LABELS}
+    cpus = {label: min(r["cpu_seconds"] for r in closes[label]) for label in LABELS}
     spread = {label: "/".join(f"{r['seconds']:.1f}" for r in closes[label]) for label in LABELS}
     lines = [
         Line("close without meters", f"{without['seconds']:.2f} s",
-             note=f"best of {spread['without']} s; {options.tables} × {options.rounds} rounds"),
+             note=f"best of {spread['without']} s; {options.tables} × {options.rounds} rounds, "
+             f"{without['day_events']:,} events"),
         Line("close with meters", f"{with_['seconds']:.2f} s",
-             note=f"best of {spread['with']} s; {len(meters)} meters reconciled"),
+             note=f"best of {spread['with']} s; {len(meters)} meters reconciled, "
+             f"{with_['day_events']:,} events"),
         Line("with ÷ without", f"{ratio:.2f}×", f"≤ {TARGET_RATIO}×", ratio <= TARGET_RATIO,
-             f"reconciled stage {without['stages'].get('reconciled', 0):.2f} → "
-             f"{with_['stages'].get('reconciled', 0):.2f} s"),
+             f"the best closes; medians {medians['with']:.2f} ÷ {medians['without']:.2f} s = "
+             f"{medians['with'] / medians['without']:.2f}×"),
+        Line("  CPU of the close process", f"{cpus['with'] / cpus['without']:.2f}×",
+             note=f"{cpus['with']:.2f} ÷ {cpus['without']:.2f} s, the least of each (the "
+             "steadier figure on a shared machine; PostgreSQL's not in it)"),
+        Line("  the day's events", f"{with_['day_events'] / without['day_events']:.2f}×",
+             note="with ÷ without: what a close costing the same per event would take"),
+        Line("  reconcile_meters", f"{with_['reconcile_meters_seconds']:.2f} s",
+             note=f"{100 * with_['reconcile_meters_seconds'] / with_['seconds']:.1f} % of the "
+             "best close with meters"),
         Line("meters reconciled", f"{len(meters)}", f"{options.meters}",
              len(meters) == options.meters, f"{len(variances)} variances"),
         Line("findings = injected", "yes" if matched else "NO", "equal", matched),
