@@ -359,6 +359,7 @@ def _run(options: argparse.Namespace, base_url: str, names: dict[str, str]) -> i
               f"{_dollars(meter['opening_cents'])} + contributions "
               f"{_dollars(meter['contributions_cents'])} − payouts "
               f"{_dollars(meter['payouts_cents'])} + resets {_dollars(meter['resets_cents'])} "
+              f"(fixed amounts the house paid: {_dollars(meter['house_payouts_cents'])}) "
               f"= closing {_dollars(meter['closing_cents'])}, displayed "
               + (_dollars(meter["displayed_cents"]) if meter["displayed_cents"] is not None
                  else "—") + f", {len(meter['variances'])} variances"
