@@ -20,6 +20,9 @@
 * ``bench.poker`` — replay-verify of the poker room's random hands, in memory.
 * ``bench.partitions`` — appends and reads on a ledger holding a year of
   gaming days beside an empty one (``python -m bench.partitions --help``).
+* ``bench.meters`` — the close of a 200-table Caribbean Stud day with its
+  progressive meters reconciled beside the same day without them
+  (``python -m bench.meters --help``).
 
 ``python -m bench --only ledger --batches 500`` runs one of them; options
 after ``--only`` that the dispatcher does not know go to the ledger bench
@@ -39,12 +42,12 @@ import traceback
 BENCHMARKS = (
     "ledger", "evaluator", "replay", "games", "close", "round_append", "verify", "parsheet",
     "dice_parsheet", "blackjack_parsheet", "blackjack_edge", "blackjack_replay", "poker",
-    "partitions",
+    "partitions", "meters",
 )  # fmt: skip
 #: Benchmarks run as ``python -m bench.<name>`` in their own interpreter.
 MODULES = ("replay", "games", "close", "round_append", "verify", "parsheet", "dice_parsheet",
            "blackjack_parsheet", "blackjack_edge", "blackjack_replay", "poker",
-           "partitions")  # fmt: skip
+           "partitions", "meters")  # fmt: skip
 
 
 def _run_evaluator() -> int:
