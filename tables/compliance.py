@@ -25,6 +25,9 @@ Each finding is its own stream, named by what it is about:
   day>:<version>`` — rounds a job recorded while the reader that the table's
   stream version reported broken was not yet repaired (§ 581.13(i), § 590.13(j),
   § 591.13(j)); people and devices are refused instead (``tables.floor_duties``).
+- ``compliance:deck-not-replaced:<deck_id>:<hand_id>`` — hands dealt at a poker table
+  with the deck in use when hand ``<hand_id>`` was voided for missing or extra cards,
+  before that deck was removed (§ 553.16(g): "the deck shall be replaced").
 
 The job appends each with ``expected_version=0``: a stream that exists is a
 finding already raised, so running the job twice raises nothing new, and two
@@ -102,12 +105,14 @@ DICE_OVERDUE = "compliance.dice_overdue"
 DEALER_UNTRAINED = "compliance.dealer_untrained"
 READER_NOT_INSPECTED = "compliance.reader_not_inspected"
 DEALT_WHILE_READER_STOPPED = "compliance.dealt_while_reader_stopped"
+DECK_NOT_REPLACED = "compliance.deck_not_replaced"
 ACKNOWLEDGED = "compliance.acknowledged"
 RESOLVED = "compliance.resolved"
 ACCEPTED = "compliance.accepted"
 
 FINDING_TYPES = (DECK_CHANGE_DUE, DECK_OVERDUE, STUB_COUNT_MISSING, DICE_CHANGE_DUE, DICE_OVERDUE,
-                 DEALER_UNTRAINED, READER_NOT_INSPECTED, DEALT_WHILE_READER_STOPPED)  # fmt: skip
+                 DEALER_UNTRAINED, READER_NOT_INSPECTED, DEALT_WHILE_READER_STOPPED,
+                 DECK_NOT_REPLACED)  # fmt: skip
 STEP_TYPES = (ACKNOWLEDGED, RESOLVED, ACCEPTED)
 COMPLIANCE_EVENT_TYPES = (*FINDING_TYPES, *STEP_TYPES)
 
@@ -210,6 +215,12 @@ _SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
                        "malfunction_event": {"type": "string", "minLength": 1, "maxLength": 220},
                        "section": _SECTION, "gaming_day": _DAY}),  # fmt: skip
     ),
+    DECK_NOT_REPLACED: (
+        "Hands were dealt at a poker table with the deck in use when a hand there was voided "
+        "for missing or extra cards, before the deck was replaced (§ 553.16(g)).",
+        object_schema({"table_id": _ID, "deck_id": _ID, "void_hand": _ID, "hands": _COUNT,
+                       "first_hand": _ID, "section": _SECTION, "gaming_day": _DAY}),  # fmt: skip
+    ),
     ACKNOWLEDGED: (
         "A floorperson or shift supervisor acknowledged the finding.",
         object_schema(
@@ -243,6 +254,7 @@ STREAM_SEGMENT = {
     DEALER_UNTRAINED: "dealer-untrained",
     READER_NOT_INSPECTED: "reader-not-inspected",
     DEALT_WHILE_READER_STOPPED: "dealt-while-reader-stopped",
+    DECK_NOT_REPLACED: "deck-not-replaced",
 }
 
 
@@ -281,7 +293,8 @@ register_stream_kind(
         name=COMPLIANCE_STREAM_KIND,
         description="One compliance finding outside a round (deck or dice change due or "
         "overdue, stub count missing, an untrained dealer, a card reader not inspected or "
-        "dealt through while out of order) and its acknowledgement.",
+        "dealt through while out of order, a poker deck not replaced after a void) and its "
+        "acknowledgement.",
         accepts=frozenset(COMPLIANCE_EVENT_TYPES),
         policy=compliance_policy,
     )
@@ -318,10 +331,12 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
        ``stub_count_every_rounds`` rounds opened since the deck went in use or
        since the last stub count (a ``deck.stub_counted`` event or a round that
        counted the stub) → ``stub_count_missing``.
-    3. For each set of dice in a shaker at an active table: the same notice
+    3. At a poker table, hands dealt with the deck in use when a hand there was voided for
+       missing or extra cards, before it was removed → ``deck_not_replaced`` (§ 553.16(g)).
+    4. For each set of dice in a shaker at an active table: the same notice
        and finding against ``in_shaker_since`` + 24 hours (§ 585.3(b)(1),
        § 593.3(b)(1)).
-    4. Run the compliance projection.
+    5. Run the compliance projection.
 
     Returns what it raised; running it again at the same ``now`` raises nothing.
     """
@@ -375,6 +390,7 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
                                    deck.deck_id, {**base, "rounds_without_count": rounds,
                                                   "section": ruleset.section("8(f)")}))  # fmt: skip
     candidates += _dice_candidates(now, tables, lead, gaming_day)
+    candidates += _void_deck_candidates(now, tables)
     candidates += _untrained_candidates(gaming_day)
     from tables.floor_duties import finding_candidates
 
@@ -419,6 +435,21 @@ def _dice_candidates(
             candidates.append((DICE_CHANGE_DUE, since, table, dice.dice_id,
                                {**base, "lead_minutes": lead_minutes}))  # fmt: skip
     return candidates
+
+
+def _void_deck_candidates(
+    now: datetime.datetime, tables: dict[str, Table]
+) -> list[tuple[str, str, Table, str, dict[str, Any]]]:
+    """Per hand voided for missing or extra cards at a poker table, the hands dealt after it
+    with the same deck (§ 553.16(g)); the finding's day is the first such hand's."""
+    from tables.poker_hands import decks_not_replaced
+
+    poker = [table_id for table_id, table in tables.items() if table.game == "poker"]
+    return [(DECK_NOT_REPLACED, found.void_hand, tables[found.table_id], found.deck_id, {
+        "table_id": found.table_id, "deck_id": found.deck_id, "void_hand": found.void_hand,
+        "hands": len(found.hands), "first_hand": found.hands[0][0], "section": "553.16(g)",
+        "gaming_day": found.hands[0][1].isoformat()})
+        for found in decks_not_replaced(now, poker)]  # fmt: skip
 
 
 def _untrained_candidates(gaming_day: str) -> list[tuple[str, str, Table, str, dict[str, Any]]]:
@@ -482,11 +513,13 @@ _KIND = {
     DEALER_UNTRAINED: "dealer_untrained",
     READER_NOT_INSPECTED: "reader_not_inspected",
     DEALT_WHILE_READER_STOPPED: "dealt_while_reader_stopped",
+    DECK_NOT_REPLACED: "deck_not_replaced",
 }
 
 #: The finding kinds that stay on the board past their gaming day until worked.
 STANDING_KINDS = ("deck_overdue", "stub_count_missing", "dice_overdue", "dealer_untrained",
-                  "reader_not_inspected", "dealt_while_reader_stopped")  # fmt: skip
+                  "reader_not_inspected", "dealt_while_reader_stopped",
+                  "deck_not_replaced")  # fmt: skip
 
 
 def describe(event_type: str, payload: dict[str, Any]) -> str:
@@ -499,6 +532,11 @@ def describe(event_type: str, payload: dict[str, Any]) -> str:
         return (f"{payload['rounds']} round(s) at {payload['table_id']} from "
                 f"{payload['first_round']} dealt while the card reader was out of order "
                 f"({payload['malfunction_event']}) ({cite(payload['section'])})")  # fmt: skip
+    if event_type == DECK_NOT_REPLACED:
+        return (f"{payload['hands']} hand(s) at {payload['table_id']} from "
+                f"{payload['first_hand']} dealt with deck {payload['deck_id']} after hand "
+                f"{payload['void_hand']} was voided for missing or extra cards: the deck was "
+                f"not replaced ({cite(payload['section'])})")  # fmt: skip
     if event_type == DEALER_UNTRAINED:
         return (f"dealer {payload['dealer']} at {payload['table_id']} "
                 f"({payload['table_event']}): {payload['why']} ({cite(payload['section'])})")

@@ -305,3 +305,71 @@ def test_553_3_b_a_poker_rule_set_may_not_post_a_longer_deck_interval():
     assert dataclasses.replace(rules, deck_change_hours=4).deck_change_hours == 4
     with pytest.raises(ValueError, match=r"553\.3\(b\)"):
         dataclasses.replace(rules, deck_change_hours=8)
+
+
+def _poker_hand(hand_id, when, *, void=None):
+    """A Hold'em hand at PK-01 opened at ``when``, its forced wagers and cards dealt;
+    ``void``: the irregularity found a minute later that voids it."""
+    from tables.rules.poker_room.events import HandOpened, IrregularityFound
+    from tables.rules.poker_room.record import Recorder
+    from tests.rules.poker_room.table import holdem_deck
+
+    opened = HandOpened(hand_id=hand_id, table_id="PK-01", gaming_day=T0.date(),
+                        ruleset_id="PA-553-HOLDEM-NL-1-2-BB", seats=(1, 2, 3),
+                        players=("a", "b", "c"), stacks_cents=(5_000, 5_000, 5_000), button=3)
+    events = [NewEvent(e.TYPE, e.to_payload(), occurred_at=when) for e in
+              Recorder(opened, holdem_deck(["AhAd", "KcKd", "QcQd"], "As 7h 2s 9c 3d")).events]
+    if void is not None:
+        events.append(NewEvent(IrregularityFound.TYPE, IrregularityFound(kind=void).to_payload(),
+                               occurred_at=when + datetime.timedelta(minutes=1)))
+    append(f"poker-hand:{hand_id}", events, expected_version=0, actor=SYSTEM)  # fmt: skip
+
+
+def _poker_table():
+    Table.objects.create(table_id="PK-01", game="poker", ruleset_id="PA-553-HOLDEM-NL-1-2-BB",
+                         min_wager_cents=100, max_wager_cents=20_000,
+                         dealing_method="HAND")  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", ["cards_missing", "cards_extra"])
+def test_553_16_g_hands_dealt_with_the_deck_of_a_hand_voided_for_missing_cards_are_a_finding(
+    role_users, kind
+):
+    """§ 553.16(g): missing or additional cards void the round "and the deck shall be
+    replaced": hands dealt afterwards with the same deck still in use are a finding."""
+    from tables.compliance import DECK_NOT_REPLACED
+    from tables.rules.poker_room.events import Irregularity
+
+    _poker_table()
+    deck_in_use("PK-01", "P1")
+    _poker_hand("PK-01-1", at(1), void=Irregularity(kind))
+    assert check_decks(at(1, 5)) == []  # voided, nothing dealt since
+    _poker_hand("PK-01-2", at(1, 10))
+    _poker_hand("PK-01-3", at(1, 20))
+    (finding,) = check_decks(at(1, 30))
+    assert (finding.event_type, finding.stream_id) == (
+        DECK_NOT_REPLACED, "compliance:deck-not-replaced:P1:PK-01-1")  # fmt: skip
+    assert finding.payload == {"table_id": "PK-01", "deck_id": "P1", "void_hand": "PK-01-1",
+                               "hands": 2, "first_hand": "PK-01-2", "section": "553.16(g)",
+                               "gaming_day": T0.date().isoformat()}  # fmt: skip
+    row = ComplianceFinding.objects.get(kind="deck_not_replaced")
+    assert (row.section, row.deck_id) == ("553.16(g)", "P1")
+    assert "PK-01-1 was voided for missing or extra cards" in row.detail
+    assert check_decks(at(1, 40)) == []  # raised once
+
+
+def test_553_16_g_a_deck_replaced_after_the_void_raises_nothing(role_users):
+    """§ 553.16(g): the deck removed and a new one put in use before the next hand: no
+    finding; other irregularities (§ 553.16(e)(1), a misdeal reshuffled) ask no new deck."""
+    from tables.rules.poker_room.events import Irregularity
+
+    _poker_table()
+    deck_in_use("PK-01", "P1")
+    _poker_hand("PK-01-1", at(1), void=Irregularity.CARDS_EXTRA)
+    append("deck:P1", [NewEvent("deck.removed", {"reason": "§ 553.16(g) extra card"},
+                                occurred_at=at(1, 3))],
+           expected_version=stream_version("deck:P1"), actor=SYSTEM)  # fmt: skip
+    deck_in_use("PK-01", "P2", since=at(1, 4))
+    _poker_hand("PK-01-2", at(1, 10), void=Irregularity.NOT_SHUFFLED_OR_CUT)
+    _poker_hand("PK-01-3", at(1, 20))
+    assert check_decks(at(1, 30)) == []
