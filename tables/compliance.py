@@ -10,7 +10,8 @@ Each finding is its own stream, named by what it is about:
   shoe; § 553.3(b): six hours at a poker-room table);
 - ``compliance:stub-count-missing:<deck_id>:<last count>`` — more rounds than
   the rule set allows since the stub was last counted (§ 592.8(f)), at a table
-  without a shuffler that counts the cards;
+  without a shuffler that counts the cards; at a poker table, more than five hands
+  since the deck (or in Hold'em and Omaha its stub) was counted (§ 553.7(e)(4));
 - ``compliance:dice-change-due:<dice_id>:<in shaker since>`` and
   ``compliance:dice-overdue:<dice_id>:<in shaker since>`` — the same for dice
   placed in a shaker, which may not remain on a table for more than 24 hours
@@ -330,7 +331,9 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
     2. At a table whose shuffler does not count the cards: more than
        ``stub_count_every_rounds`` rounds opened since the deck went in use or
        since the last stub count (a ``deck.stub_counted`` event or a round that
-       counted the stub) → ``stub_count_missing``.
+       counted the stub) → ``stub_count_missing``; at a poker table more than five
+       hands since the deck was counted, entire or, in Hold'em and Omaha, its stub
+       (§ 553.7(e)(4)).
     3. At a poker table, hands dealt with the deck in use when a hand there was voided for
        missing or extra cards, before it was removed → ``deck_not_replaced`` (§ 553.16(g)).
     4. For each set of dice in a shaker at an active table: the same notice
@@ -383,7 +386,9 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
                 "section": table.deck_change_section()}))  # fmt: skip
         # A blackjack shoe spans rounds: its chapters have no stub count (§ 581.3, § 590.3).
         every = getattr(ruleset, "stub_count_every_rounds", None)
-        if table.shuffler != Shuffler.AUTOMATED_COUNTING and every is not None:
+        if table.shuffler != Shuffler.AUTOMATED_COUNTING and table.game == "poker":
+            candidates += _poker_count_candidates(deck, table, now, base)
+        elif table.shuffler != Shuffler.AUTOMATED_COUNTING and every is not None:
             counted_since, rounds = _rounds_without_count(deck, now)
             if rounds > every:
                 candidates.append((STUB_COUNT_MISSING, stamp(counted_since), table,
@@ -435,6 +440,22 @@ def _dice_candidates(
             candidates.append((DICE_CHANGE_DUE, since, table, dice.dice_id,
                                {**base, "lead_minutes": lead_minutes}))  # fmt: skip
     return candidates
+
+
+def _poker_count_candidates(
+    deck: Deck, table: Table, now: datetime.datetime, base: dict[str, Any]
+) -> list[tuple[str, str, Table, str, dict[str, Any]]]:
+    """More than five hands at a poker table since the deck was last counted (§ 553.7(e)(4)):
+    the entire deck, or the stub in Hold'em and Omaha."""
+    from tables.poker_hands import hands_without_count
+
+    rules = table.ruleset
+    since, hands = hands_without_count(deck.stream_id, table.table_id, deck.in_use_since, now,
+                                       stub_allowed=rules.stub_count_allowed)  # fmt: skip
+    if hands <= rules.deck_count_every_rounds:
+        return []
+    return [(STUB_COUNT_MISSING, stamp(since), table, deck.deck_id, {
+        **base, "rounds_without_count": hands, "section": rules.deck_count_section})]  # fmt: skip
 
 
 def _void_deck_candidates(

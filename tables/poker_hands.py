@@ -192,6 +192,31 @@ def decks_not_replaced(now: datetime.datetime, table_ids: Iterable[str]) -> list
     return found
 
 
+def hands_without_count(
+    deck_stream: str, table_id: str, in_use_since: datetime.datetime, now: datetime.datetime,
+    *, stub_allowed: bool,
+) -> tuple[datetime.datetime, int]:
+    """Since when the deck at ``table_id`` has gone uncounted (its last count, or its going in
+    use) and how many hands were opened there since, by ``now`` (§ 553.7(e)(4)(i)). Where
+    the stub may not be counted, only a count of the entire deck (52 expected) counts."""
+    from audit.ledger import read_streams
+    from tables.decks import STUB_COUNTED
+
+    counts = [event.occurred_at for event in read_streams([deck_stream])
+              if event.event_type == STUB_COUNTED and event.occurred_at <= now
+              and (stub_allowed or event.payload["expected"] == 52)]  # fmt: skip
+    since = max([in_use_since, *counts])
+    after = ">" if since != in_use_since else ">="
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT COUNT(*) FROM ledger_event WHERE event_type = 'poker.hand_opened' "
+            f"AND payload ->> 'table_id' = %s AND occurred_at {after} %s AND occurred_at <= %s",
+            [table_id, since, now],
+        )  # fmt: skip
+        (hands,) = cursor.fetchone()
+    return since, int(hands)
+
+
 def day_hands_sql(day_column: str) -> str:
     """SQL over the ``poker.hand_opened`` rows aliased ``o`` of a gaming day (one parameter,
     the day), written as ``tables.verification.RoundSelection`` writes its rounds'."""
