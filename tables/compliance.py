@@ -10,7 +10,8 @@ Each finding is its own stream, named by what it is about:
   shoe; § 553.3(b): six hours at a poker-room table);
 - ``compliance:stub-count-missing:<deck_id>:<last count>`` — more rounds than
   the rule set allows since the stub was last counted (§ 592.8(f)), at a table
-  without a shuffler that counts the cards;
+  without a shuffler that counts the cards; at a poker table, more than five hands
+  since the deck (or in Hold'em and Omaha its stub) was counted (§ 553.7(e)(4));
 - ``compliance:dice-change-due:<dice_id>:<in shaker since>`` and
   ``compliance:dice-overdue:<dice_id>:<in shaker since>`` — the same for dice
   placed in a shaker, which may not remain on a table for more than 24 hours
@@ -25,6 +26,9 @@ Each finding is its own stream, named by what it is about:
   day>:<version>`` — rounds a job recorded while the reader that the table's
   stream version reported broken was not yet repaired (§ 581.13(i), § 590.13(j),
   § 591.13(j)); people and devices are refused instead (``tables.floor_duties``).
+- ``compliance:deck-not-replaced:<deck_id>:<hand_id>`` — hands dealt at a poker table
+  with the deck in use when hand ``<hand_id>`` was voided for missing or extra cards,
+  before that deck was removed (§ 553.16(g): "the deck shall be replaced").
 
 The job appends each with ``expected_version=0``: a stream that exists is a
 finding already raised, so running the job twice raises nothing new, and two
@@ -102,12 +106,14 @@ DICE_OVERDUE = "compliance.dice_overdue"
 DEALER_UNTRAINED = "compliance.dealer_untrained"
 READER_NOT_INSPECTED = "compliance.reader_not_inspected"
 DEALT_WHILE_READER_STOPPED = "compliance.dealt_while_reader_stopped"
+DECK_NOT_REPLACED = "compliance.deck_not_replaced"
 ACKNOWLEDGED = "compliance.acknowledged"
 RESOLVED = "compliance.resolved"
 ACCEPTED = "compliance.accepted"
 
 FINDING_TYPES = (DECK_CHANGE_DUE, DECK_OVERDUE, STUB_COUNT_MISSING, DICE_CHANGE_DUE, DICE_OVERDUE,
-                 DEALER_UNTRAINED, READER_NOT_INSPECTED, DEALT_WHILE_READER_STOPPED)  # fmt: skip
+                 DEALER_UNTRAINED, READER_NOT_INSPECTED, DEALT_WHILE_READER_STOPPED,
+                 DECK_NOT_REPLACED)  # fmt: skip
 STEP_TYPES = (ACKNOWLEDGED, RESOLVED, ACCEPTED)
 COMPLIANCE_EVENT_TYPES = (*FINDING_TYPES, *STEP_TYPES)
 
@@ -210,6 +216,12 @@ _SCHEMAS: dict[str, tuple[str, dict[str, Any]]] = {
                        "malfunction_event": {"type": "string", "minLength": 1, "maxLength": 220},
                        "section": _SECTION, "gaming_day": _DAY}),  # fmt: skip
     ),
+    DECK_NOT_REPLACED: (
+        "Hands were dealt at a poker table with the deck in use when a hand there was voided "
+        "for missing or extra cards, before the deck was replaced (§ 553.16(g)).",
+        object_schema({"table_id": _ID, "deck_id": _ID, "void_hand": _ID, "hands": _COUNT,
+                       "first_hand": _ID, "section": _SECTION, "gaming_day": _DAY}),  # fmt: skip
+    ),
     ACKNOWLEDGED: (
         "A floorperson or shift supervisor acknowledged the finding.",
         object_schema(
@@ -243,6 +255,7 @@ STREAM_SEGMENT = {
     DEALER_UNTRAINED: "dealer-untrained",
     READER_NOT_INSPECTED: "reader-not-inspected",
     DEALT_WHILE_READER_STOPPED: "dealt-while-reader-stopped",
+    DECK_NOT_REPLACED: "deck-not-replaced",
 }
 
 
@@ -281,7 +294,8 @@ register_stream_kind(
         name=COMPLIANCE_STREAM_KIND,
         description="One compliance finding outside a round (deck or dice change due or "
         "overdue, stub count missing, an untrained dealer, a card reader not inspected or "
-        "dealt through while out of order) and its acknowledgement.",
+        "dealt through while out of order, a poker deck not replaced after a void) and its "
+        "acknowledgement.",
         accepts=frozenset(COMPLIANCE_EVENT_TYPES),
         policy=compliance_policy,
     )
@@ -317,11 +331,15 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
     2. At a table whose shuffler does not count the cards: more than
        ``stub_count_every_rounds`` rounds opened since the deck went in use or
        since the last stub count (a ``deck.stub_counted`` event or a round that
-       counted the stub) → ``stub_count_missing``.
-    3. For each set of dice in a shaker at an active table: the same notice
+       counted the stub) → ``stub_count_missing``; at a poker table more than five
+       hands since the deck was counted, entire or, in Hold'em and Omaha, its stub
+       (§ 553.7(e)(4)).
+    3. At a poker table, hands dealt with the deck in use when a hand there was voided for
+       missing or extra cards, before it was removed → ``deck_not_replaced`` (§ 553.16(g)).
+    4. For each set of dice in a shaker at an active table: the same notice
        and finding against ``in_shaker_since`` + 24 hours (§ 585.3(b)(1),
        § 593.3(b)(1)).
-    4. Run the compliance projection.
+    5. Run the compliance projection.
 
     Returns what it raised; running it again at the same ``now`` raises nothing.
     """
@@ -368,13 +386,16 @@ def check_decks(now: datetime.datetime) -> list[Raised]:
                 "section": table.deck_change_section()}))  # fmt: skip
         # A blackjack shoe spans rounds: its chapters have no stub count (§ 581.3, § 590.3).
         every = getattr(ruleset, "stub_count_every_rounds", None)
-        if table.shuffler != Shuffler.AUTOMATED_COUNTING and every is not None:
+        if table.shuffler != Shuffler.AUTOMATED_COUNTING and table.game == "poker":
+            candidates += _poker_count_candidates(deck, table, now, base)
+        elif table.shuffler != Shuffler.AUTOMATED_COUNTING and every is not None:
             counted_since, rounds = _rounds_without_count(deck, now)
             if rounds > every:
                 candidates.append((STUB_COUNT_MISSING, stamp(counted_since), table,
                                    deck.deck_id, {**base, "rounds_without_count": rounds,
                                                   "section": ruleset.section("8(f)")}))  # fmt: skip
     candidates += _dice_candidates(now, tables, lead, gaming_day)
+    candidates += _void_deck_candidates(now, tables)
     candidates += _untrained_candidates(gaming_day)
     from tables.floor_duties import finding_candidates
 
@@ -419,6 +440,37 @@ def _dice_candidates(
             candidates.append((DICE_CHANGE_DUE, since, table, dice.dice_id,
                                {**base, "lead_minutes": lead_minutes}))  # fmt: skip
     return candidates
+
+
+def _poker_count_candidates(
+    deck: Deck, table: Table, now: datetime.datetime, base: dict[str, Any]
+) -> list[tuple[str, str, Table, str, dict[str, Any]]]:
+    """More than five hands at a poker table since the deck was last counted (§ 553.7(e)(4)):
+    the entire deck, or the stub in Hold'em and Omaha."""
+    from tables.poker_hands import hands_without_count
+
+    rules = table.ruleset
+    since, hands = hands_without_count(deck.stream_id, table.table_id, deck.in_use_since, now,
+                                       stub_allowed=rules.stub_count_allowed)  # fmt: skip
+    if hands <= rules.deck_count_every_rounds:
+        return []
+    return [(STUB_COUNT_MISSING, stamp(since), table, deck.deck_id, {
+        **base, "rounds_without_count": hands, "section": rules.deck_count_section})]  # fmt: skip
+
+
+def _void_deck_candidates(
+    now: datetime.datetime, tables: dict[str, Table]
+) -> list[tuple[str, str, Table, str, dict[str, Any]]]:
+    """Per hand voided for missing or extra cards at a poker table, the hands dealt after it
+    with the same deck (§ 553.16(g)); the finding's day is the first such hand's."""
+    from tables.poker_hands import decks_not_replaced
+
+    poker = [table_id for table_id, table in tables.items() if table.game == "poker"]
+    return [(DECK_NOT_REPLACED, found.void_hand, tables[found.table_id], found.deck_id, {
+        "table_id": found.table_id, "deck_id": found.deck_id, "void_hand": found.void_hand,
+        "hands": len(found.hands), "first_hand": found.hands[0][0], "section": "553.16(g)",
+        "gaming_day": found.hands[0][1].isoformat()})
+        for found in decks_not_replaced(now, poker)]  # fmt: skip
 
 
 def _untrained_candidates(gaming_day: str) -> list[tuple[str, str, Table, str, dict[str, Any]]]:
@@ -482,11 +534,13 @@ _KIND = {
     DEALER_UNTRAINED: "dealer_untrained",
     READER_NOT_INSPECTED: "reader_not_inspected",
     DEALT_WHILE_READER_STOPPED: "dealt_while_reader_stopped",
+    DECK_NOT_REPLACED: "deck_not_replaced",
 }
 
 #: The finding kinds that stay on the board past their gaming day until worked.
 STANDING_KINDS = ("deck_overdue", "stub_count_missing", "dice_overdue", "dealer_untrained",
-                  "reader_not_inspected", "dealt_while_reader_stopped")  # fmt: skip
+                  "reader_not_inspected", "dealt_while_reader_stopped",
+                  "deck_not_replaced")  # fmt: skip
 
 
 def describe(event_type: str, payload: dict[str, Any]) -> str:
@@ -499,6 +553,11 @@ def describe(event_type: str, payload: dict[str, Any]) -> str:
         return (f"{payload['rounds']} round(s) at {payload['table_id']} from "
                 f"{payload['first_round']} dealt while the card reader was out of order "
                 f"({payload['malfunction_event']}) ({cite(payload['section'])})")  # fmt: skip
+    if event_type == DECK_NOT_REPLACED:
+        return (f"{payload['hands']} hand(s) at {payload['table_id']} from "
+                f"{payload['first_hand']} dealt with deck {payload['deck_id']} after hand "
+                f"{payload['void_hand']} was voided for missing or extra cards: the deck was "
+                f"not replaced ({cite(payload['section'])})")  # fmt: skip
     if event_type == DEALER_UNTRAINED:
         return (f"dealer {payload['dealer']} at {payload['table_id']} "
                 f"({payload['table_event']}): {payload['why']} ({cite(payload['section'])})")

@@ -137,6 +137,86 @@ def rake_by_table(day: datetime.date) -> dict[str, int]:
         return {table_id: int(total) for table_id, total in cursor.fetchall()}
 
 
+#: The irregularities that void the round of play and require the deck replaced (§ 553.16(g)).
+DECK_REPLACED_KINDS = ("cards_missing", "cards_extra")
+
+
+@dataclass(frozen=True)
+class DeckNotReplaced:
+    """Hands dealt at a table with the deck in use when a hand there was voided for missing
+    or extra cards, before that deck was removed (§ 553.16(g): "the deck shall be
+    replaced"): the deck job's finding."""
+
+    table_id: str
+    deck_id: str
+    void_hand: str
+    hands: tuple[tuple[str, datetime.date], ...]
+    """Each hand dealt after the void with the deck still in use, and its gaming day."""
+
+
+def decks_not_replaced(now: datetime.datetime, table_ids: Iterable[str]) -> list[DeckNotReplaced]:
+    """Per hand voided under § 553.16(g) by ``now`` at one of ``table_ids``: the deck in use
+    there at the void, and the hands opened there afterwards while it stayed in use (with
+    two decks in use, § 553.3(d)(2) deals each every other round, so any hand counts).
+    A void at a table with no deck recorded in use is left alone: nothing names the deck."""
+    from tables.models import Deck
+
+    tables = list(table_ids)
+    sql = (
+        "SELECT o.stream_id, o.payload ->> 'table_id', i.occurred_at "
+        "FROM ledger_event i JOIN ledger_event o ON o.stream_id = i.stream_id AND o.version = 1 "
+        "WHERE i.event_type = 'poker.irregularity' AND i.payload ->> 'kind' = ANY(%s) "
+        "AND o.event_type = 'poker.hand_opened' AND o.payload ->> 'table_id' = ANY(%s) "
+        "AND i.occurred_at <= %s ORDER BY i.occurred_at, o.stream_id"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [list(DECK_REPLACED_KINDS), tables, now])
+        voids = cursor.fetchall()
+    found = []
+    for stream_id, table_id, voided_at in voids:
+        for deck in Deck.objects.filter(table_id=table_id, in_use_since__lte=voided_at).exclude(
+                removed_at__lte=voided_at).order_by("deck_id"):  # fmt: skip
+            until = min(now, deck.removed_at) if deck.removed_at is not None else now
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT payload ->> 'hand_id', payload ->> 'gaming_day' FROM ledger_event "
+                    "WHERE event_type = 'poker.hand_opened' AND payload ->> 'table_id' = %s "
+                    "AND occurred_at > %s AND occurred_at < %s ORDER BY occurred_at, stream_id",
+                    [table_id, voided_at, until],
+                )  # fmt: skip
+                hands = tuple((hand, datetime.date.fromisoformat(day))
+                              for hand, day in cursor.fetchall())  # fmt: skip
+            if hands:
+                found.append(DeckNotReplaced(table_id, deck.deck_id,
+                                             stream_id.partition(":")[2], hands))  # fmt: skip
+    return found
+
+
+def hands_without_count(
+    deck_stream: str, table_id: str, in_use_since: datetime.datetime, now: datetime.datetime,
+    *, stub_allowed: bool,
+) -> tuple[datetime.datetime, int]:
+    """Since when the deck at ``table_id`` has gone uncounted (its last count, or its going in
+    use) and how many hands were opened there since, by ``now`` (§ 553.7(e)(4)(i)). Where
+    the stub may not be counted, only a count of the entire deck (52 expected) counts."""
+    from audit.ledger import read_streams
+    from tables.decks import STUB_COUNTED
+
+    counts = [event.occurred_at for event in read_streams([deck_stream])
+              if event.event_type == STUB_COUNTED and event.occurred_at <= now
+              and (stub_allowed or event.payload["expected"] == 52)]  # fmt: skip
+    since = max([in_use_since, *counts])
+    after = ">" if since != in_use_since else ">="
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT COUNT(*) FROM ledger_event WHERE event_type = 'poker.hand_opened' "
+            f"AND payload ->> 'table_id' = %s AND occurred_at {after} %s AND occurred_at <= %s",
+            [table_id, since, now],
+        )  # fmt: skip
+        (hands,) = cursor.fetchone()
+    return since, int(hands)
+
+
 def day_hands_sql(day_column: str) -> str:
     """SQL over the ``poker.hand_opened`` rows aliased ``o`` of a gaming day (one parameter,
     the day), written as ``tables.verification.RoundSelection`` writes its rounds'."""

@@ -305,3 +305,137 @@ def test_553_3_b_a_poker_rule_set_may_not_post_a_longer_deck_interval():
     assert dataclasses.replace(rules, deck_change_hours=4).deck_change_hours == 4
     with pytest.raises(ValueError, match=r"553\.3\(b\)"):
         dataclasses.replace(rules, deck_change_hours=8)
+
+
+def _poker_hand(hand_id, when, *, void=None):
+    """A Hold'em hand at PK-01 opened at ``when``, its forced wagers and cards dealt;
+    ``void``: the irregularity found a minute later that voids it."""
+    from tables.rules.poker_room.events import HandOpened, IrregularityFound
+    from tables.rules.poker_room.record import Recorder
+    from tests.rules.poker_room.table import holdem_deck
+
+    opened = HandOpened(hand_id=hand_id, table_id="PK-01", gaming_day=T0.date(),
+                        ruleset_id="PA-553-HOLDEM-NL-1-2-BB", seats=(1, 2, 3),
+                        players=("a", "b", "c"), stacks_cents=(5_000, 5_000, 5_000), button=3)
+    events = [NewEvent(e.TYPE, e.to_payload(), occurred_at=when) for e in
+              Recorder(opened, holdem_deck(["AhAd", "KcKd", "QcQd"], "As 7h 2s 9c 3d")).events]
+    if void is not None:
+        events.append(NewEvent(IrregularityFound.TYPE, IrregularityFound(kind=void).to_payload(),
+                               occurred_at=when + datetime.timedelta(minutes=1)))
+    append(f"poker-hand:{hand_id}", events, expected_version=0, actor=SYSTEM)  # fmt: skip
+
+
+def _poker_table(ruleset_id="PA-553-HOLDEM-NL-1-2-BB", shuffler="none"):
+    Table.objects.create(table_id="PK-01", game="poker", ruleset_id=ruleset_id,
+                         min_wager_cents=100, max_wager_cents=20_000,
+                         dealing_method="HAND", shuffler=shuffler)  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", ["cards_missing", "cards_extra"])
+def test_553_16_g_hands_dealt_with_the_deck_of_a_hand_voided_for_missing_cards_are_a_finding(
+    role_users, kind
+):
+    """§ 553.16(g): missing or additional cards void the round "and the deck shall be
+    replaced": hands dealt afterwards with the same deck still in use are a finding."""
+    from tables.compliance import DECK_NOT_REPLACED
+    from tables.rules.poker_room.events import Irregularity
+
+    _poker_table()
+    deck_in_use("PK-01", "P1")
+    _poker_hand("PK-01-1", at(1), void=Irregularity(kind))
+    assert check_decks(at(1, 5)) == []  # voided, nothing dealt since
+    _poker_hand("PK-01-2", at(1, 10))
+    _poker_hand("PK-01-3", at(1, 20))
+    (finding,) = check_decks(at(1, 30))
+    assert (finding.event_type, finding.stream_id) == (
+        DECK_NOT_REPLACED, "compliance:deck-not-replaced:P1:PK-01-1")  # fmt: skip
+    assert finding.payload == {"table_id": "PK-01", "deck_id": "P1", "void_hand": "PK-01-1",
+                               "hands": 2, "first_hand": "PK-01-2", "section": "553.16(g)",
+                               "gaming_day": T0.date().isoformat()}  # fmt: skip
+    row = ComplianceFinding.objects.get(kind="deck_not_replaced")
+    assert (row.section, row.deck_id) == ("553.16(g)", "P1")
+    assert "PK-01-1 was voided for missing or extra cards" in row.detail
+    assert check_decks(at(1, 40)) == []  # raised once
+
+
+def test_553_16_g_a_deck_replaced_after_the_void_raises_nothing(role_users):
+    """§ 553.16(g): the deck removed and a new one put in use before the next hand: no
+    finding; other irregularities (§ 553.16(e)(1), a misdeal reshuffled) ask no new deck."""
+    from tables.rules.poker_room.events import Irregularity
+
+    _poker_table()
+    deck_in_use("PK-01", "P1")
+    _poker_hand("PK-01-1", at(1), void=Irregularity.CARDS_EXTRA)
+    append("deck:P1", [NewEvent("deck.removed", {"reason": "§ 553.16(g) extra card"},
+                                occurred_at=at(1, 3))],
+           expected_version=stream_version("deck:P1"), actor=SYSTEM)  # fmt: skip
+    deck_in_use("PK-01", "P2", since=at(1, 4))
+    _poker_hand("PK-01-2", at(1, 10), void=Irregularity.NOT_SHUFFLED_OR_CUT)
+    _poker_hand("PK-01-3", at(1, 20))
+    assert check_decks(at(1, 30)) == []
+
+
+def _opened_hands(ruleset_id, first, count, start):
+    """Hands ``first`` .. at PK-01 opened a minute apart after ``start`` (the deck job counts
+    the hands opened; what happens in them does not matter here)."""
+    from tables.rules.poker_room.events import HandOpened
+
+    for number in range(first, first + count):
+        opened = HandOpened(hand_id=f"PK-01-{number}", table_id="PK-01", gaming_day=T0.date(),
+                            ruleset_id=ruleset_id, seats=(1, 2), players=("a", "b"),
+                            stacks_cents=(5_000, 5_000),
+                            button=2 if "HOLDEM" in ruleset_id else None)  # fmt: skip
+        append(f"poker-hand:PK-01-{number}", [NewEvent(opened.TYPE, opened.to_payload(),
+               occurred_at=start + datetime.timedelta(minutes=number - first + 1))],
+               expected_version=0, actor=SYSTEM)  # fmt: skip
+
+
+def test_553_7_e_4_a_holdem_stub_is_counted_at_least_once_every_five_rounds(role_users):
+    """§ 553.7(e)(4)(i): the deck counted "at least once every five rounds ...; provided,
+    however, that the dealer may count the stub in the games of Hold 'Em Poker and Omaha"."""
+    holdem = "PA-553-HOLDEM-NL-1-2-BB"
+    _poker_table(holdem)
+    deck_in_use("PK-01", "P1")
+    _opened_hands(holdem, 1, 5, T0)
+    assert check_decks(at(0, 10)) == []
+    _opened_hands(holdem, 6, 1, at(0, 10))
+    (missing,) = check_decks(at(0, 20))
+    assert (missing.event_type, missing.stream_id) == (
+        STUB_COUNT_MISSING, f"compliance:stub-count-missing:P1:{T0:%Y%m%dT%H%M%SZ}")
+    assert (missing.payload["rounds_without_count"], missing.payload["section"]) == (
+        6, "553.7(e)(4)")  # fmt: skip
+    stub_counted("P1", at(0, 21))  # a Hold'em stub: 37 cards
+    _opened_hands(holdem, 7, 5, at(0, 21))
+    assert check_decks(at(0, 30)) == []
+    _opened_hands(holdem, 12, 1, at(0, 30))
+    (again,) = check_decks(at(0, 40))
+    assert again.stream_id.endswith(":20240501T142100Z")
+
+
+def test_553_7_e_4_a_stud_dealer_counts_the_entire_deck_not_the_stub(role_users):
+    """§ 553.7(e)(4)(i): outside Hold'em and Omaha the entire deck is counted "to determine
+    that 52 cards are present": a stub count does not do."""
+    stud = "PA-553-STUD-HL8-2-4"
+    _poker_table(stud)
+    deck_in_use("PK-01", "P1")
+    _opened_hands(stud, 1, 3, T0)
+    stub_counted("P1", at(0, 4))  # 37 of 37: a stub count
+    _opened_hands(stud, 4, 3, at(0, 4))
+    (missing,) = check_decks(at(0, 10))
+    assert missing.payload["rounds_without_count"] == 6  # counted since the deck went in use
+    assert missing.payload["section"] == "553.7(e)(4)"
+    append("deck:P1", [NewEvent("deck.stub_counted", {"count": 52, "expected": 52},
+                                occurred_at=at(0, 11))],
+           expected_version=stream_version("deck:P1"), actor=SYSTEM)  # fmt: skip
+    _opened_hands(stud, 7, 5, at(0, 11))
+    assert check_decks(at(0, 20)) == []
+
+
+def test_553_7_e_4_ii_a_shuffler_that_counts_the_cards_needs_no_count(role_users):
+    """§ 553.7(e)(4)(ii): an automated card shuffling device that counts the cards as it
+    shuffles them instead of the dealer's count."""
+    holdem = "PA-553-HOLDEM-NL-1-2-BB"
+    _poker_table(holdem, shuffler="automated_counting")
+    deck_in_use("PK-01", "P1")
+    _opened_hands(holdem, 1, 12, T0)
+    assert check_decks(at(0, 20)) == []

@@ -10,7 +10,12 @@ no burn cards and no money the dealer moved: both go in user-defined fields
 (PHH's leading underscore), ``_burnt_cards`` and ``_dealer`` (``"rake POT
 AMOUNT"``, ``"bad_beat POT AMOUNT"``, ``"push POT pN AMOUNT"``, ``"return pN
 AMOUNT"``), with ``_ruleset_id`` and ``_bad_beat_fund``, so that our hands
-come back exactly. A history from elsewhere without ``_burnt_cards`` has its
+come back exactly. PHH has no word for the chapter's irregularities (§ 553.16) either:
+``_irregularities`` keeps each as ``"INDEX KIND [pN] [CARDS]"``, INDEX its place
+among the hand's events (the opening is 0), so that the reader applies it where
+it happened and the remedy (a void, a card exchanged, a hand refunded) replays. A
+reader that ignores the field sees a hand without its remedies: the field is
+there so that ours is complete. A history from elsewhere without ``_burnt_cards`` has its
 burns filled with cards the hand never shows, lowest first, and
 :attr:`PhhHand.burns_known` is False: the burns are placeholders for replay,
 never to be stored as facts.
@@ -40,6 +45,8 @@ from tables.rules.poker_room.events import (
     Discarded,
     HandClosed,
     HandOpened,
+    Irregularity,
+    IrregularityFound,
     Mucked,
     Posted,
     PotPushed,
@@ -136,6 +143,9 @@ def to_phh(events: Sequence[Event], rules: PokerRuleSet) -> str:
     }  # fmt: skip
     if opened.bad_beat_fund is not None:
         fields["_bad_beat_fund"] = opened.bad_beat_fund
+    irregularities = list(_irregularities(events, player))
+    if irregularities:
+        fields["_irregularities"] = irregularities
     return "".join(f"{name} = {_toml(value)}\n" for name, value in fields.items())
 
 
@@ -183,6 +193,34 @@ def _dealer(events: Sequence[Event], player: dict[int, str]) -> Iterator[str]:
             yield "closed"
 
 
+def _irregularities(events: Sequence[Event], player: dict[int, str]) -> Iterator[str]:
+    for index, event in enumerate(events):
+        if isinstance(event, IrregularityFound):
+            words = [str(index), event.kind.value]
+            if event.seat is not None:
+                words.append(player[event.seat])
+            if event.cards:
+                words.append("".join(map(str, event.cards)))
+            yield " ".join(words)
+
+
+def _irregularity(entry: str, by_name: dict[str, int]) -> tuple[int, IrregularityFound]:
+    """An ``_irregularities`` entry: where it goes among the events, and the event."""
+    words = entry.split()
+    try:
+        if len(words) < 2 or not words[0].isdigit() or int(words[0]) < 1:
+            raise ValueError("INDEX KIND [pN] [CARDS]")
+        kind, rest = Irregularity(words[1]), words[2:]
+        seat = by_name[rest.pop(0)] if rest and rest[0] in by_name else None
+        if len(rest) > 1:
+            raise ValueError("INDEX KIND [pN] [CARDS]")
+        cards = parse_cards(_spaced(rest[0])) if rest else ()
+        return int(words[0]), IrregularityFound(kind=kind, seat=seat, cards=cards)
+    except ValueError as error:
+        raise RuleViolation("553.16", f"not an irregularity: {entry!r} ({error})",
+                            "_irregularities") from None  # fmt: skip
+
+
 def from_phh(text: str, rules: PokerRuleSet) -> PhhHand:
     """The events of the PHH hand ``text``, played under ``rules``.
 
@@ -218,18 +256,28 @@ def from_phh(text: str, rules: PokerRuleSet) -> PhhHand:
         bad_beat_fund=fields.get("_bad_beat_fund"),
     )  # fmt: skip
     actions = [str(action).split("#")[0].split() for action in fields["actions"]]
+    irregular = sorted((_irregularity(str(entry), by_name)
+                        for entry in fields.get("_irregularities", ())),
+                       key=lambda pair: pair[0])  # fmt: skip
     shown = {card for words in actions for card in _dealt_cards(words)}
+    shown |= {card for _, found in irregular for card in found.cards}
     known = "_burnt_cards" in fields
     burns = iter(
         parse_cards(" ".join(fields["_burnt_cards"]))
         if known
         else [card for card in STANDARD_DECK if card not in shown]
     )
-    hand = _Reader(opened, rules, burns)
+    hand = _Reader(opened, rules, burns, irregular)
     for words in actions:
         hand.read(words, by_name)
     for entry in fields.get("_dealer", ()):
+        hand.unapplied()
         hand.events.append(_money(str(entry).split(), by_name))
+    hand.unapplied()
+    if hand.irregular:
+        index, found = hand.irregular[0]
+        raise RuleViolation("553.16", f"irregularity {found.kind.value} at event {index}, "
+                            f"past the hand's {len(hand.events)} events", "_irregularities")
     return PhhHand(events=tuple(hand.events), burns_known=known)
 
 
@@ -247,18 +295,38 @@ def _spaced(cards: str) -> str:
 class _Reader:
     """Applies a history's steps, recording the forced wagers and burns the plan puts between."""
 
-    def __init__(self, opened: HandOpened, rules: PokerRuleSet, burns: Iterator[Card]) -> None:
+    def __init__(
+        self, opened: HandOpened, rules: PokerRuleSet, burns: Iterator[Card],
+        irregular: list[tuple[int, IrregularityFound]],
+    ) -> None:  # fmt: skip
         self.events: list[Event] = [opened]
         self.state = open_from(opened, rules)
         self.burns = burns
-        self._planned()
+        self.irregular = irregular
+        """The irregularities still to record, by their place among the events."""
+        self.planned()
 
     def _record(self, event: Event) -> None:
         self.state = apply(self.state, event)
         self.events.append(event)
 
-    def _planned(self) -> None:
+    def _due(self) -> IrregularityFound | None:
+        if self.irregular and self.irregular[0][0] == len(self.events):
+            return self.irregular.pop(0)[1]
+        return None
+
+    def unapplied(self) -> None:
+        """The irregularities due among the dealer's money, kept as they came: the reader
+        does not apply the money, so neither what follows it."""
+        while (found := self._due()) is not None:
+            self.events.append(found)
+
+    def planned(self) -> None:
+        """Record the irregularities due here and what the plan prescribes next."""
         while True:
+            if (found := self._due()) is not None:
+                self._record(found)
+                continue
             state = self.state
             if state.phase is Phase.POSTING and state.posts[0].kind is not PostKind.FORCED_BET:
                 owed = state.posts[0]
@@ -269,16 +337,17 @@ class _Reader:
                 return
 
     def read(self, words: list[str], by_name: dict[str, int]) -> None:
+        self.planned()  # the irregularities found before this step
         match words:
             case ["d", "db", cards]:
                 for card in parse_cards(_spaced(cards)):
                     self._record(CardDealt(card=card, seat=None, face_up=True))
-                    self._planned()
+                    self.planned()
             case ["d", "dh", name, cards]:
                 for card in parse_cards(_spaced(cards)):
                     face_up = self.state.deals[0].face_up if self.state.deals else False
                     self._record(CardDealt(card=card, seat=by_name[name], face_up=face_up))
-                    self._planned()
+                    self.planned()
             case [name, "pb"]:
                 post = self.state.posts[0] if self.state.posts else None
                 amount = post.amount_cents if post else self.state.rules.forced_bet_cents
@@ -301,7 +370,7 @@ class _Reader:
                 self._record(Shown(seat=seat) if shown else Mucked(seat=seat))
             case _:
                 raise RuleViolation("553.7(a)", f"not a PHH action: {' '.join(words)!r}", "actions")
-        self._planned()
+        self.planned()
 
 
 def _money(words: list[str], by_name: dict[str, int]) -> Event:

@@ -334,6 +334,17 @@ class PokerRuleSet:
     """§ 553.3(b): "All decks opened for use on a Poker table shall be changed at least
     every 6 hours", whatever the dealing or shuffling; a casino may post a shorter interval."""
     deck_change_section: ClassVar[str] = "553.3(b)"
+    deck_count_every_rounds: ClassVar[int] = 5
+    """§ 553.7(e)(4)(i): the dealer counts "the entire deck of cards at least once every five
+    rounds to determine that 52 cards are present", or the stub in Hold'em and Omaha; (ii) a
+    shuffler that counts the cards as it shuffles them does instead."""
+    deck_count_section: ClassVar[str] = "553.7(e)(4)"
+
+    @property
+    def stub_count_allowed(self) -> bool:
+        """§ 553.7(e)(4)(i): "the dealer may count the stub in the games of Hold 'Em Poker
+        and Omaha Poker"; the other games count the entire deck."""
+        return self.variant.section in ("553.11", "553.12")
 
     def __post_init__(self) -> None:
         if self.blinds_cents and not self.variant.button:
