@@ -1,0 +1,104 @@
+"""Issue 11: the Pai Gow house way is the casino's Rules Submission (§ 561.13(d)),
+loaded as a versioned, effective-dated change of ``casino-config:casino``,
+confirmed by a second person, and carried by every round opened under it."""
+
+from __future__ import annotations
+
+import datetime
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from audit import errors
+from audit.ledger import Actor
+from casino import configuration as config
+from casino.roles import Role
+from tables import house_way_config
+from tables.rules.games._house_way import parse_submission
+from tests.rules.test_house_way_561 import SAMPLE_FILE
+
+pytestmark = pytest.mark.django_db
+
+
+def now():
+    return datetime.datetime.now(datetime.UTC)
+
+
+def submission(version=2, at=None, **dealer):
+    data = json.loads(SAMPLE_FILE.read_text())
+    data["dealer"].update(dealer)
+    data["version"] = version
+    data["effective_from"] = (at or now()).isoformat()
+    return data
+
+
+def refusals(payload, moment):
+    found = []
+    house_way_config.check_opening(payload, moment, lambda message, field: found.append(
+        (field, message)))  # fmt: skip
+    return found
+
+
+def test_561_13_d_a_house_way_waits_for_a_second_person_then_rounds_carry_it(role_users):
+    admin = Actor.from_user(role_users[Role.ADMINISTRATOR])
+    supervisor = Actor.from_user(role_users[Role.SHIFT_SUPERVISOR])
+    start = now()
+    version = house_way_config.load(submission(split_two_pair_from=15, at=start), actor=admin)
+    assert house_way_config.submission_at(now()) is None  # not in force until confirmed
+    with pytest.raises(errors.LedgerError):
+        house_way_config.confirm(version, actor=admin)  # the proposer is not a second person
+    house_way_config.confirm(version, actor=supervisor)
+    loaded, change = house_way_config.submission_at(now())
+    assert (loaded.way.split_two_pair_from, change.changed_by, change.confirmed_by) == (
+        15, "administrator", "shift_supervisor")
+    payload = {"game": "pai_gow_poker", "options": {"house_way": "SAMPLE-2010"}}
+    ((field, message),) = refusals(payload, now())
+    assert field == "events[0].payload.options.house_way"
+    assert "§ 561.13(d)" in message and loaded.token in message
+    assert refusals({**payload, "options": {"house_way": loaded.token}}, now()) == []
+    # a round opened before the change took effect names the way then in force
+    assert refusals(payload, start - datetime.timedelta(seconds=1)) == []
+    # § 588.11(d): Six-Card Fortune's dealer sets by the chapter, whatever was loaded
+    assert refusals({"game": "six_card_fortune_pai_gow_poker", "options": {}}, now()) == []
+
+
+def test_561_13_d_a_revision_raises_the_version(role_users):
+    finance = Actor.from_user(role_users[Role.FINANCE])
+    supervisor = Actor.from_user(role_users[Role.SHIFT_SUPERVISOR])
+    house_way_config.confirm(house_way_config.load(submission(version=2), actor=finance),
+                             actor=supervisor)  # fmt: skip
+    with pytest.raises(errors.LedgerError) as refused:
+        house_way_config.load(submission(version=2, split_quads_from=8), actor=finance)
+    assert refused.value.field == "version"
+    assert refused.value.section == "561.13(d)"
+    later = house_way_config.load(submission(version=3, split_quads_from=8), actor=finance)
+    house_way_config.confirm(later, actor=supervisor)
+    assert house_way_config.submission_at(now())[0].way.split_quads_from == 8
+
+
+def test_561_13_d_a_bad_file_is_refused_naming_the_field(role_users):
+    admin = Actor.from_user(role_users[Role.ADMINISTRATOR])
+    with pytest.raises(errors.LedgerError) as refused:
+        house_way_config.load(submission(play_straights="yes"), actor=admin)
+    assert (refused.value.field, refused.value.section) == ("dealer.play_straights", "561.13(d)")
+    assert config.waiting_changes(config.CASINO_STREAM) == []
+
+
+def test_the_command_loads_the_file_and_a_second_person_confirms_it(role_users, tmp_path):
+    path = tmp_path / "house-way.json"
+    path.write_text(json.dumps(submission()))
+    call_command("load_house_way", str(path), "--by", "administrator")
+    (waiting,) = config.waiting_changes(config.CASINO_STREAM)
+    with pytest.raises(CommandError, match="no house way waiting"):
+        call_command("load_house_way", "--confirm", str(waiting.version + 1), "--by",
+                     "shift_supervisor")  # fmt: skip
+    with pytest.raises(CommandError, match="may not append config.confirmed"):
+        call_command("load_house_way", "--confirm", str(waiting.version), "--by", "dealer")
+    call_command("load_house_way", "--confirm", str(waiting.version), "--by",
+                 "shift_supervisor")  # fmt: skip
+    loaded, _ = house_way_config.submission_at(now())
+    assert loaded.token == parse_submission(submission()).token
+    path.write_text(json.dumps({**submission(version=3), "id": "bad id"}))
+    with pytest.raises(CommandError, match=r"§ 561\.13\(d\): id: "):
+        call_command("load_house_way", str(path), "--by", "administrator")
