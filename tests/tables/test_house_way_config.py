@@ -102,3 +102,25 @@ def test_the_command_loads_the_file_and_a_second_person_confirms_it(role_users, 
     path.write_text(json.dumps({**submission(version=3), "id": "bad id"}))
     with pytest.raises(CommandError, match=r"§ 561\.13\(d\): id: "):
         call_command("load_house_way", str(path), "--by", "administrator")
+
+
+def test_561_13_d_the_demo_loads_its_house_way_and_its_pai_gow_rounds_carry_it(db):
+    """The demo's Pai Gow days before HOUSE_WAY_FROM name SAMPLE-2010; from it on,
+    the version loaded from the sample file (the same parameters: same settlements)."""
+    from operations.management.commands.demo import HOUSE_WAY_FROM, Command
+
+    demo = Command()
+    demo._users()
+    demo._configure()
+    demo._configure()  # once
+
+    def house_way(day):
+        (plan,) = [p for p in demo._declared_plans(day) if p.table_id == "PGP-01"]
+        return dict(plan.options).get("house_way")
+
+    assert house_way(HOUSE_WAY_FROM - datetime.timedelta(days=1)) is None
+    loaded = parse_submission(json.loads(SAMPLE_FILE.read_text()))
+    assert house_way(HOUSE_WAY_FROM) == loaded.token
+    (change,) = [c for c in config.changes(config.read_stream(config.CASINO_STREAM))
+                 if "house_way" in c.settings]  # fmt: skip
+    assert (change.changed_by, change.confirmed_by) == ("admin", "supervisor")
