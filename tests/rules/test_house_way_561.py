@@ -109,3 +109,12 @@ def test_588_11_d_six_card_fortune_sets_the_dealer_by_the_chapter_not_a_submissi
     """§ 588.11(d) writes the dealer's house way into the chapter (reset to it,
     § 588.13(i)): the game takes no casino house way as an option."""
     assert "house_way" not in {spec.name for spec in six_card_fortune_588.GAME.options}
+
+
+def test_561_13_d_the_par_sheet_prices_a_loaded_version_by_its_parameters():
+    from tables.rules.parsheets.pai_gow_poker import main_game
+
+    same = parse_submission(submission()).token
+    keeps = parse_submission(submission(split_two_pair_from=15)).token
+    assert main_game(same, rounds=400) == main_game("SAMPLE-2010", rounds=400)
+    assert main_game(keeps, rounds=400)[2] != main_game("SAMPLE-2010", rounds=400)[2]
