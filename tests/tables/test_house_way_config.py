@@ -124,3 +124,21 @@ def test_561_13_d_the_demo_loads_its_house_way_and_its_pai_gow_rounds_carry_it(d
     (change,) = [c for c in config.changes(config.read_stream(config.CASINO_STREAM))
                  if "house_way" in c.settings]  # fmt: skip
     assert (change.changed_by, change.confirmed_by) == ("admin", "supervisor")
+
+
+def test_561_13_d_rounds_in_the_ledger_replay_under_the_version_they_carry():
+    """A simulated Pai Gow day under a loaded version (two pair always kept
+    together) goes through the ledger and its projection: each round keeps the
+    version it opened with, and replay settles it as the dealer did (no finding).
+    (That the version changes a settlement: ``tests/rules/test_house_way_561``.)"""
+    from tables.models import Finding, Round
+    from tables.simulation import TablePlan, simulate_gaming_day
+
+    keeps = parse_submission(submission(split_two_pair_from=15)).token
+    plan = TablePlan("PGP-01", "PA-561-2010", options=(("house_way", keeps),))
+    summary = simulate_gaming_day([plan], datetime.date(2024, 5, 1), rounds_per_table=12,
+                                  seed=3, dealer_error_percent=0)  # fmt: skip
+    rows = Round.objects.filter(table_id="PGP-01")
+    assert rows.count() == summary.rounds == 12
+    assert {row.options_applied.get("house_way") for row in rows} == {keeps}
+    assert not Finding.objects.exists()
