@@ -118,3 +118,19 @@ def test_561_13_d_the_par_sheet_prices_a_loaded_version_by_its_parameters():
     keeps = parse_submission(submission(split_two_pair_from=15)).token
     assert main_game(same, rounds=400) == main_game("SAMPLE-2010", rounds=400)
     assert main_game(keeps, rounds=400)[2] != main_game("SAMPLE-2010", rounds=400)[2]
+
+
+def test_588_13_i_a_dealer_hand_set_otherwise_is_reset_to_the_chapters_way():
+    """§ 588.13(i): reset per § 588.11(d) (the chapter's own house way) and completed."""
+    from tables.rules.games._house_way import DEALER_HANDS_NOT_HOUSE_WAY
+    from tests.rules.test_six_card_fortune_588 import READINGS
+    from tests.rules.test_six_card_fortune_588 import a_round as a_588_round
+
+    events = [*a_588_round({1: "Ac Ad 8h 6s 4c Qd"}, {1: "6"}, **READINGS),
+              IrregularityReported(kind=DEALER_HANDS_NOT_HOUSE_WAY, note="the kings split")]
+    result = replay(events, tuple(Automation))
+    found = [f for f in result.findings if f.kind is FindingKind.DEALER_PROCEDURE]
+    assert [(f.section, f.wager) for f in found] == [("588.13(i)", DEALER_HANDS_NOT_HOUSE_WAY)]
+    # aces and a queen beat the kings high and the 9 low, as § 588.11(d)(1) sets them
+    line = result.settlement.lines[0]
+    assert (line.outcome, line.hand.endswith("Kc Kd 7s 5c 3d / 9h")) == (Outcome.WIN, True)

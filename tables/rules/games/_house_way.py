@@ -48,10 +48,13 @@ from typing import Any
 from tables.rules.engine import RuleViolation
 from tables.rules.games._pai_gow_hands import HouseWay
 
-__all__ = ["FORMAT", "Submission", "parse_submission", "token", "from_token", "is_token",
-           "HouseWayChoices", "house_way_of"]  # fmt: skip
+__all__ = ["DEALER_HANDS_NOT_HOUSE_WAY", "FORMAT", "Submission", "parse_submission", "token",
+           "from_token", "is_token", "HouseWayChoices", "house_way_of"]  # fmt: skip
 
 FORMAT = "pitboss.house-way/1"
+#: The irregularity reported where the dealer's hands were not set by the house way:
+#: they are reset to it and the round completed (§ 561.14(i), § 588.13(i)).
+DEALER_HANDS_NOT_HOUSE_WAY = "DEALER_HANDS_NOT_HOUSE_WAY"
 SECTION = "561.13(d)"
 #: The dealer's parameters: (file key, token key, kind, lowest, highest).
 _PARAMETERS = (

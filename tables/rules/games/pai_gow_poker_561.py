@@ -57,7 +57,12 @@ from tables.rules.declaration import (
 )  # fmt: skip
 from tables.rules.engine import Outcome, Refusal, RuleViolation, SettlementLine, plain_line
 from tables.rules.events import DealingMethod, IrregularityKind
-from tables.rules.games._house_way import HouseWayChoices, house_way_of, is_token
+from tables.rules.games._house_way import (
+    DEALER_HANDS_NOT_HOUSE_WAY,
+    HouseWayChoices,
+    house_way_of,
+    is_token,
+)
 from tables.rules.games._pai_gow_hands import (
     HouseWay,
     Setting,
@@ -74,8 +79,6 @@ from tables.rules.machine import RoundState, Seat, declare
 WAGER = "PAI_GOW"
 SET, SURRENDER = "set_hands", "surrender"
 SPOTS = ("1", "2", "3", "4", "5", "6", "7")
-#: Reported where the dealer's hands were not set by the house way: reset (§ 561.14(i)).
-DEALER_HANDS_NOT_HOUSE_WAY = "DEALER_HANDS_NOT_HOUSE_WAY"
 
 HOUSE_WAYS: Mapping[str, HouseWay] = {
     way.id: way
