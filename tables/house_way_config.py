@@ -17,11 +17,11 @@ name ``SAMPLE-2010`` (before any house way was loaded) replay as before.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from audit import clock
-from audit.ledger import Actor
+from audit.ledger import Actor, read_stream
 from casino import configuration as config
 from tables.rules.engine import RuleViolation
 from tables.rules.games._house_way import Submission, parse_submission
@@ -36,9 +36,13 @@ def _refuse(error: RuleViolation) -> None:
                                section=error.section)  # fmt: skip
 
 
-def submission_at(moment: datetime.datetime) -> tuple[Submission, config.Change] | None:
-    """The house way in force at ``moment`` and the change it comes from, or None."""
-    configuration = config.configuration_at(config.CASINO_STREAM, moment)
+def submission_at(moment: datetime.datetime, found: Sequence[config.Change] | None = None,
+                  ) -> tuple[Submission, config.Change] | None:  # fmt: skip
+    """The house way in force at ``moment`` and the change it comes from, or None
+    (``found``: the casino stream's changes, read once by a caller checking many)."""
+    if found is None:
+        found = config.changes(read_stream(config.CASINO_STREAM))
+    configuration = config.in_force(config.CASINO_STREAM, found, moment)
     stored = configuration.get(SETTING)
     if stored is None:
         return None
@@ -80,20 +84,29 @@ def confirm(version: int, *, actor: Actor) -> int:
     return config.confirm(config.CASINO_STREAM, version, actor=actor)
 
 
+def carried(payload: Mapping[str, Any]) -> str | None:
+    """The house way a ``round.opened`` payload carries (its option, or the game's
+    default), or None for a game that takes none."""
+    from tables.rules.registry import game_ids, options_of
+
+    game = payload["game"]
+    specs = {spec.name: spec for spec in options_of(game)} if game in game_ids() else {}
+    if SETTING not in specs:
+        return None
+    return str((payload.get("options") or {}).get(SETTING, specs[SETTING].default))
+
+
 def check_opening(payload: Mapping[str, Any], moment: datetime.datetime,
                   refuse: Callable[[str, str], None]) -> None:  # fmt: skip
     """A round of a game with a ``house_way`` option carries the casino's house
     way in force when it opens (§ 561.13(d)), where one was loaded."""
-    from tables.rules.registry import game_ids, options_of
-
-    game = payload["game"]
-    if game not in game_ids() or SETTING not in {spec.name for spec in options_of(game)}:
+    given = carried(payload)
+    if given is None:
         return
     found = submission_at(moment)
     if found is None:
         return  # none loaded: the named way of the table's options (SAMPLE-2010)
     submission, change = found
-    given = (payload.get("options") or {}).get(SETTING)
     if given != submission.token:
         field = "events[0].payload.options.house_way"
         refuse(f"{field}: {given!r} is not the casino's house way in force at "

@@ -142,3 +142,24 @@ def test_561_13_d_rounds_in_the_ledger_replay_under_the_version_they_carry():
     assert rows.count() == summary.rounds == 12
     assert {row.options_applied.get("house_way") for row in rows} == {keeps}
     assert not Finding.objects.exists()
+
+
+def test_561_13_d_a_round_recorded_under_another_house_way_is_named(role_users):
+    """Whoever recorded it (the system's jobs record rounds as given), a Pai Gow
+    round opened after a house way was loaded that names another is named."""
+    from tables import configuration
+    from tables.simulation import TablePlan, simulate_gaming_day
+
+    finance = Actor.from_user(role_users[Role.FINANCE])
+    supervisor = Actor.from_user(role_users[Role.SHIFT_SUPERVISOR])
+    day = datetime.date(2024, 5, 1)
+    simulate_gaming_day([TablePlan("PGP-01", "PA-561-2010")], day, rounds_per_table=2, seed=3)
+    assert configuration.round_differences(day) == []  # no house way loaded then
+    house_way_config.confirm(house_way_config.load(submission(), actor=finance),
+                             actor=supervisor)  # fmt: skip
+    simulate_gaming_day([TablePlan("PGP-02", "PA-561-2010")], day, rounds_per_table=2, seed=4)
+    token = parse_submission(submission()).token
+    named = configuration.round_differences(day)
+    assert {(d.field, d.stored, d.ledger) for d in named} == {
+        ("options.house_way", "SAMPLE-2010", token)}
+    assert {d.table.partition(":")[2][:6] for d in named} == {"PGP-02"}
