@@ -163,3 +163,34 @@ def test_561_13_d_a_round_recorded_under_another_house_way_is_named(role_users):
     assert {(d.field, d.stored, d.ledger) for d in named} == {
         ("options.house_way", "SAMPLE-2010", token)}
     assert {d.table.partition(":")[2][:6] for d in named} == {"PGP-02"}
+
+
+def test_561_13_d_a_device_opening_a_round_under_another_house_way_gets_a_400(role_users):
+    """The casino's house way in force is the one a Pai Gow round opens with: a
+    device naming another is refused, naming the field and the section."""
+    from rest_framework.test import APIClient
+
+    from tables.models import DealingMethod, Table
+    from tests.rules.test_pai_gow_poker_561 import opened
+    from tests.tables.helpers import payload_body
+    from tests.tables.test_table_day import make_floor
+
+    floor = make_floor(role_users)
+    Table.objects.create(table_id="PGP-1", game="pai_gow_poker", ruleset_id="PA-561-2010",
+                         min_wager_cents=500, max_wager_cents=50000,
+                         dealing_method=DealingMethod.MANUAL_SHOE)  # fmt: skip
+    floor.open_table("table:PGP-1:2012-06-01")
+    house_way_config.confirm(house_way_config.load(submission(), actor=Actor.from_user(
+        role_users[Role.FINANCE])), actor=Actor.from_user(role_users[Role.SHIFT_SUPERVISOR]))
+    device = APIClient()
+    device.force_authenticate(role_users[Role.TABLE_DEVICE])
+    url = "/api/v1/streams/round:R-PG/events"
+    response = device.post(url, payload_body([opened()]), format="json")
+    assert response.status_code == 400, response.json()
+    body = response.json()
+    assert body["field"] == "events[0].payload.options.house_way"
+    assert "'SAMPLE-2010' is not the casino's house way" in body["message"]
+    assert "§ 561.13(d)" in body["message"]
+    token = parse_submission(submission()).token
+    response = device.post(url, payload_body([opened(house_way=token)]), format="json")
+    assert response.status_code == 201, response.json()
