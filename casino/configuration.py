@@ -10,7 +10,8 @@ here; the models' history (django-simple-history) stays the admin's view
 and is checked against these events (``tables.configuration``).
 
 * ``casino-config:casino``: the casino's settings: the variance thresholds
-  the close judges a day by, and ``two_person_configuration``;
+  the close judges a day by, ``two_person_configuration`` and its Pai Gow
+  house way (``house_way``, § 561.13(d); ``tables.house_way_config``);
 * ``table-config:<table_id>``: a table's rule set, limits, pay-table options
   and payout limit, dealing method (the deck-change interval), status
   (``tables.configuration`` registers it with its own checks).
@@ -68,6 +69,33 @@ SETTINGS: dict[str, dict[str, Any]] = {
     "hold_min_history_days": {"type": "integer", "minimum": 0, "maximum": 3650},
     "month_over_month_basis_points": _COUNT,
     "meter_tolerance_cents": _COUNT,
+    # the casino's Pai Gow house way (§ 561.13(d)), as its Rules Submission file gives it
+    # (``tables.rules.games._house_way``; its ``effective_from`` is the change's)
+    "house_way": {
+        "type": "object",
+        "required": ["format", "id", "version", "casino", "source", "dealer"],
+        "additionalProperties": False,
+        "properties": {
+            "format": {"const": "pitboss.house-way/1"},
+            "id": {"type": "string", "pattern": "^[A-Z0-9][A-Z0-9_-]{0,39}$"},
+            "version": {"type": "integer", "minimum": 1, "maximum": 999_999},
+            "casino": {"type": "string", "minLength": 1, "maxLength": 500},
+            "source": {"type": "string", "minLength": 1, "maxLength": 500},
+            "dealer": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["split_quads_from", "split_trip_aces", "split_two_pair_from",
+                             "two_pair_together_with_ace", "play_straights"],
+                "properties": {
+                    "split_quads_from": {"type": "integer", "minimum": 2, "maximum": 15},
+                    "split_trip_aces": {"type": "boolean"},
+                    "split_two_pair_from": {"type": "integer", "minimum": 2, "maximum": 15},
+                    "two_pair_together_with_ace": {"type": "boolean"},
+                    "play_straights": {"type": "boolean"},
+                },
+            },
+        },
+    },
     # a table's
     "game": {"type": "string", "minLength": 1, "maxLength": 30},
     "ruleset_id": {"type": "string", "minLength": 1, "maxLength": 50},
@@ -94,7 +122,7 @@ THRESHOLDS = (
     "month_over_month_basis_points",
     "meter_tolerance_cents",
 )
-CASINO_SETTINGS = frozenset({"two_person_configuration", *THRESHOLDS})
+CASINO_SETTINGS = frozenset({"two_person_configuration", "house_way", *THRESHOLDS})
 
 register_event_type(EventType(
     name=CHANGED,
@@ -386,7 +414,8 @@ def _check_casino(stream_id: str, merged: Mapping[str, Any], payload: Mapping[st
 
 register_stream_kind(StreamKind(
     name=CASINO_CONFIG_KIND,
-    description="The casino's configuration that decides money: the variance thresholds and "
+    description="The casino's configuration that decides money: the variance thresholds, its "
+    "Pai Gow house way (§ 561.13(d)) and "
     "whether a configuration change needs a second person's confirmation.",
     accepts=frozenset({CHANGED, CONFIRMED}),
     policy=configuration_policy(

@@ -338,6 +338,7 @@ def import_thresholds(**_: Any) -> bool:
 def round_differences(gaming_day: datetime.date | str) -> list[Difference]:
     """Every round of ``gaming_day`` whose rule set, payout limit or options
     are not its table's configuration in force when it opened (the ledger's),
+    or whose Pai Gow house way is not the casino's then (§ 561.13(d)),
     whoever recorded it; tables never configured through the ledger are left
     to ``differences``."""
     from audit.storage import read_columns, select_events
@@ -348,7 +349,9 @@ def round_differences(gaming_day: datetime.date | str) -> list[Difference]:
                            "ORDER BY o.stream_id", params)  # fmt: skip
     found: list[Difference] = []
     streams: dict[str, list[config.Change]] = {}
+    casino = config.changes(read_stream(config.CASINO_STREAM))
     for event in opened:
+        found += _house_way_differences(event, casino)
         table_id = event.payload["table_id"]
         stream_id = table_config_stream(table_id)
         if stream_id not in streams:
@@ -369,6 +372,20 @@ def round_differences(gaming_day: datetime.date | str) -> list[Difference]:
                                         value, events))  # fmt: skip
     return found
 
+
+
+def _house_way_differences(event: Any, casino: list[config.Change]) -> list[Difference]:
+    """A Pai Gow round that does not carry the casino's house way in force when
+    it opened (§ 561.13(d)), where one was loaded."""
+    from tables.house_way_config import SETTING, carried, submission_at
+
+    given = carried(event.payload)
+    loaded = None if given is None else submission_at(event.occurred_at, casino)
+    if loaded is None or given == loaded[0].token:
+        return []
+    return [Difference(event.stream_id, f"version {event.version} (position {event.position})",
+                       f"options.{SETTING}", given, loaded[0].token,
+                       f"{config.CASINO_STREAM} {loaded[1].events}")]  # fmt: skip
 
 
 def rebuild_history(table_ids: Iterable[str] | None = None) -> list[Difference]:

@@ -172,6 +172,9 @@ def _check_round_opens(
         refuse(f"events[0].payload.table_id: table {table_id} is not open on gaming day {day} "
                f"({state.why_not_open()})", "events[0].payload.table_id")  # fmt: skip
     _check_configured(table_id, payload, occurred_at or clock.now(), refuse)
+    from tables.house_way_config import check_opening
+
+    check_opening(payload, occurred_at or clock.now(), refuse)
     from tables.floor_duties import check_reader_working
 
     check_reader_working(table_id, day, payload["game"])

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from tables.rules.engine import evolve
 from tables.rules.events import IrregularityKind, IrregularityReported, StubCounted
 
-__all__ = ["Remedies", "StubRemedy", "report_irregularity", "count_stub"]
+__all__ = ["Remedies", "StubRemedy", "Breach", "report_irregularity", "count_stub"]
 
 Void = Callable[[Any, str, str], Any]
 """A game's void step: ``void(state, section, reason)`` returns the void state."""
@@ -50,6 +50,18 @@ class Remedies:
     #: Kinds of ``voids`` that void only while the condition holds on the round's
     #: state (a dealer card shown before the last decision); otherwise only noted.
     void_if: Mapping[str, Callable[[Any], bool]] = field(default_factory=dict)
+    #: Kinds the rules remedy by resetting what the dealer did (section number, what is
+    #: reset): settlement already judges the rules' way; replay finds the breach.
+    resets: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+
+class Breach(NamedTuple):
+    """Something the dealer did that the rules forbid, reported and found by replay."""
+
+    seat: int
+    subject: str
+    section: str
+    reason: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -89,6 +101,10 @@ def report_irregularity(
         return void(state, section(voiding[0]), voiding[1])
     if kind == IrregularityKind.SHUFFLER_MALFUNCTION:
         return evolve(state, reshuffle_required=True)
+    reset = remedies.resets.get(kind)
+    if reset is not None:
+        breach = Breach(event.seat or 0, kind, section(reset[0]), f"{reset[1]}: {event.note}")
+        return evolve(state, breaches=(*state.breaches, breach))
     if kind in remedies.referred:
         note = remedies.referred_note.format(kind=kind)
         return evolve(state, notes=(*state.notes, note))

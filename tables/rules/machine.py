@@ -74,7 +74,7 @@ from tables.rules.events import (
     WagerReturned,
 )
 from tables.rules.games._shared import card_bit, opening_rounding, record_dealer_action, void
-from tables.rules.irregularities import count_stub, report_irregularity
+from tables.rules.irregularities import Breach, count_stub, report_irregularity
 from tables.rules.money import RoundingPolicy
 from tables.rules.progressives.chapters import CHAPTERS
 from tables.rules.progressives.wager_check import WagerCountFinding, check_wager_count
@@ -176,6 +176,8 @@ class RoundState(NamedTuple):
     #: Throws that did not count: (step, kind).
     no_rolls: tuple[tuple[str, str], ...] = ()
     miscalls: tuple[Miscall, ...] = ()
+    #: Irregularities remedied by a reset (``Remedies.resets``), for replay's findings.
+    breaches: tuple[Breach, ...] = ()
     #: A throw that ``settles`` was made: the wagers it decided may be paid.
     settling: bool = False
     #: The dealer's count of the progressive chips was recorded, and how it differed.
@@ -631,7 +633,7 @@ def _refuse_stub(state: RoundState, event: StubCounted) -> Refusal | None:
 
 def _refuse_irregularity(state: RoundState, event: IrregularityReported) -> Refusal | None:
     kind = event.kind
-    if kind not in _KINDS:
+    if kind not in _KINDS and kind not in state.game.remedies.resets:  # or the game's own
         return Refusal(state.cite("irregularities"), f"no irregularity {kind!r} is known", "kind")
     if kind == IrregularityKind.DEALER_CARD_EXPOSED_EARLY and not state.game.layout.dealer_spots:
         return Refusal(state.cite("irregularities"), "the dealer has no cards", "kind")
@@ -1077,6 +1079,7 @@ def required_settlement(state: RoundState) -> Settlement:
         "notes": (
             *getattr(ruleset, "settlement_notes", ruleset.notes),
             *(str(miscall) for miscall in state.miscalls),
+            *(f"{breach.section}: {breach.reason}" for breach in state.breaches),
             *_carried_notes(state),
         ),
     }

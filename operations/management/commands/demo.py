@@ -66,6 +66,9 @@ def _deals_cards(table_id: str) -> bool:
 #: When a past day's play starts on the ledger's clock (after the gaming day's
 #: start) and when its close runs (after its end, before the next day's play).
 PAST_PLAY_STARTS_AFTER = datetime.timedelta(hours=2)
+#: The demo casino's Pai Gow house way is loaded from its Rules Submission file from
+#: this day (§ 561.13(d)): the demo's Pai Gow days before it name ``SAMPLE-2010``.
+HOUSE_WAY_FROM = datetime.date(2016, 8, 1)
 PAST_CLOSE_RUNS_AFTER = datetime.timedelta(hours=1)
 #: The demo's progressive meters: one linked to both Caribbean Stud tables (§ 555),
 #: one to both Raise It Up Stud Poker tables (§ 587), one to both Six-Card Fortune
@@ -264,6 +267,8 @@ class Command(BaseCommand):
             change(config.CASINO_STREAM, {"two_person_configuration": True,
                                           **VariancePolicy().thresholds()},
                    UNDATED_FROM, "the casino's segregation of duties and variance thresholds")
+        if config.configuration_at(config.CASINO_STREAM, clock.now()).get("house_way") is None:
+            self._load_house_way(casino, admin, supervisor)
         for table_id, game, rulesets, low, high, dealing in [*DEMO_TABLES, *declared_tables()]:
             stream_id = configuration.table_config_stream(table_id)
             if stream_version(stream_id):
@@ -279,6 +284,24 @@ class Command(BaseCommand):
                        f"{ruleset_id} in force from {start}")  # fmt: skip
                 settings = {}
         self.stdout.write(f"Configured {Table.objects.count()} tables in the ledger.")
+
+    def _load_house_way(self, casino, admin, supervisor) -> None:
+        """The casino's Pai Gow house way (§ 561.13(d)) loaded from its Rules Submission
+        file (``tables/house_ways/sample-2010.json``, as ``manage.py load_house_way``
+        does) from HOUSE_WAY_FROM: Pai Gow rounds before it name ``SAMPLE-2010``,
+        those after carry the loaded version."""
+        import json
+        import pathlib
+
+        from audit import clock
+        from tables import house_way_config
+
+        data = json.loads((pathlib.Path(house_way_config.__file__).parent / "house_ways"
+                           / "sample-2010.json").read_text())  # fmt: skip
+        with clock.recording_at(casino.gaming_day_bounds(HOUSE_WAY_FROM)[0]) as moment:
+            version = house_way_config.load({**data, "effective_from": moment.isoformat()},
+                                            actor=admin)  # fmt: skip
+            house_way_config.confirm(version, actor=supervisor)
 
     def _train(self) -> None:
         """The demo's dealers passed the table test in every game the demo's tables
@@ -500,13 +523,22 @@ class Command(BaseCommand):
 
     def _declared_plans(self, day) -> list:
         """The declared games' tables, each under its rule set in force on ``day``."""
+        from casino.models import Casino
+        from tables import house_way_config
         from tables.simulation import TablePlan
 
+        # § 561.13(d): Pai Gow rounds carry the casino's house way in force that day.
+        loaded = house_way_config.submission_at(
+            Casino.current().gaming_day_bounds(day)[0] + PAST_PLAY_STARTS_AFTER)
+        house_way = (("house_way", loaded[0].token),) if loaded else ()
         plans = []
         for table in declared_tables():
             ruleset = in_force(table, day)
             if ruleset is not None:
-                plans.append(TablePlan(table[0], ruleset, options=TABLE_OPTIONS.get(table[1], ())))
+                options = TABLE_OPTIONS.get(table[1], ())
+                if table[1] == "pai_gow_poker":
+                    options = (*options, *house_way)
+                plans.append(TablePlan(table[0], ruleset, options=options))
         return plans
 
     def _open_today(self, today, now) -> None:

@@ -3,9 +3,11 @@
 Seven cards from a deck with one joker (§ 561.3(a)) to each of six betting
 positions and the dealer; each player sets a five-card high hand and a two-card
 low hand (§ 561.13(a)), naming the low hand's spots (``params.low``, "6,7");
-the dealer's hands are set by the casino's house way (§ 561.13(d)), data here
-(:data:`HOUSE_WAYS`), and a dealer's hand set otherwise is reset to it
-(§ 561.14(i)): settlement always judges the house way's setting. The starting
+the dealer's hands are set by the casino's house way (§ 561.13(d)), data: a
+named way here (:data:`HOUSE_WAYS`) or the version loaded from the casino's
+Rules Submission that the round carries (``_house_way``), and a dealer's hand
+set otherwise is reset to it (§ 561.14(i)): settlement always judges the house
+way's setting, and a reported ``DEALER_HANDS_NOT_HOUSE_WAY`` is noted as reset. The starting
 position comes from three dice (a throw the dealer totals and announces,
 § 561.12(b)) or a random number generator (§ 561.12(c): no throw is recorded).
 
@@ -16,7 +18,7 @@ the wager (§ 561.13(e)). Options recorded in every settlement:
 
 * ``vigorish``: ``cents`` (5 % rounded up to the cent; § 561.13(m) states no
   rounding below 25 cents) or ``quarter`` (to 25 cents or the next multiple up).
-* ``house_way``: the casino's house way in force on the gaming day.
+* ``house_way``: the casino's house way in force when the round opened.
 * ``tie_rule``: § 561.6(d) compares "the highest ranking card ... not contained
   in the other hand", which read literally lets 3-3-3-A-A beat K-K-K-2-2; only
   the ``conventional`` reading (sets, then kickers) is offered.
@@ -55,6 +57,12 @@ from tables.rules.declaration import (
 )  # fmt: skip
 from tables.rules.engine import Outcome, Refusal, RuleViolation, SettlementLine, plain_line
 from tables.rules.events import DealingMethod, IrregularityKind
+from tables.rules.games._house_way import (
+    DEALER_HANDS_NOT_HOUSE_WAY,
+    HouseWayChoices,
+    house_way_of,
+    is_token,
+)
 from tables.rules.games._pai_gow_hands import (
     HouseWay,
     Setting,
@@ -100,7 +108,12 @@ def player_setting(seat: Seat) -> Setting:
 def dealer_setting(state: RoundState) -> Setting:
     """The dealer's hands as the house way sets them (§ 561.13(d), § 561.14(i))."""
     cards = [card for card in state.dealer if card is not None]
-    return house_way_561(cards, HOUSE_WAYS[state.options["house_way"]])
+    return house_way_561(cards, house_way(state))
+
+
+def house_way(state: RoundState) -> HouseWay:
+    """The house way the round's option names or carries (a loaded version's parameters)."""
+    return house_way_of(state.options["house_way"], HOUSE_WAYS)
 
 
 def _show(setting: Setting) -> str:
@@ -158,7 +171,7 @@ def strategy(state: RoundState, seat: Seat, step: Decide,
              rng: random.Random) -> tuple[str, dict[str, str]]:  # fmt: skip
     """Simulated players set their hands by the house way (1 in 200 fouls them)."""
     cards = [card for card in seat.cards if card is not None]
-    setting = house_way_561(cards, HOUSE_WAYS[state.options["house_way"]])
+    setting = house_way_561(cards, house_way(state))
     low = setting.low
     if rng.randrange(200) == 0:  # a player's foul: the two highest cards low
         low = tuple(sorted(cards, key=lambda card: evaluate([card]))[-2:])
@@ -174,6 +187,8 @@ def _opening_check(state: RoundState) -> None:
     if state.options["start"] == "button" and not automated:
         raise RuleViolation(state.section("12(d)"), "a button needs an automated shuffler and "
                             "an automated dealing shoe", "options.start")  # fmt: skip
+    if is_token(state.options["house_way"]):
+        return  # a loaded version: the ledger holds when it is in force (checked at opening)
     way = HOUSE_WAYS[state.options["house_way"]]
     day = state.opened.gaming_day
     if day < way.effective_from or (way.effective_to is not None and day > way.effective_to):
@@ -227,7 +242,7 @@ GAME = declare(
             OptionSpec("two_areas", "7(d)", (False, True), False, recorded=False),
             OptionSpec("start", "12(a)", ("dice", "rng", "button"), "dice", recorded=False),
             OptionSpec("vigorish", "13(m)", ("cents", "quarter"), "cents"),
-            OptionSpec("house_way", "13(d)", tuple(HOUSE_WAYS), "SAMPLE-2010"),
+            OptionSpec("house_way", "13(d)", HouseWayChoices(HOUSE_WAYS), "SAMPLE-2010"),
             OptionSpec("tie_rule", "6(d)", ("conventional",), "conventional"),
         ),
         dealing={
@@ -242,6 +257,9 @@ GAME = declare(
                 IrregularityKind.DEALER_CARD_EXPOSED_EARLY: ("14(e)", "a dealer card exposed"),
                 IrregularityKind.SHOE_MALFUNCTION: ("14(m)", "the automated dealing shoe failed"),
             },
+            resets={DEALER_HANDS_NOT_HOUSE_WAY: (
+                "14(i)", "the dealer's hands reset to the house way in force and the round "
+                "completed")},
         ),  # fmt: skip
         sections=_SECTIONS,
     )

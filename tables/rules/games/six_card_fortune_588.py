@@ -63,6 +63,7 @@ from tables.rules.engine import (
     win_line,
 )
 from tables.rules.events import DealingMethod, IrregularityKind
+from tables.rules.games._house_way import DEALER_HANDS_NOT_HOUSE_WAY
 from tables.rules.games._pai_gow_hands import (
     FORTUNE_TABLE,
     INSURANCE_NAMES,
@@ -285,6 +286,8 @@ GAME = declare(
                 IrregularityKind.DEALER_CARD_EXPOSED_EARLY: ("13(e)", "a dealer card exposed"),
                 IrregularityKind.SHOE_MALFUNCTION: ("13(m)", "the automated dealing shoe failed"),
             },
+            resets={DEALER_HANDS_NOT_HOUSE_WAY: ("13(i)", "the dealer's hands reset per "
+                                                 "§ 588.11(d) and the round completed")},
         ),  # fmt: skip
         sections=_SECTIONS,
     )

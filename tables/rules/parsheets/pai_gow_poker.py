@@ -3,7 +3,8 @@
 The chapter has no side wager, so nothing is settled on the cards alone. The
 Pai Gow Poker Wager is priced for one player at the table against the dealer,
 both setting their hands by the rule set's house way (the casino's data,
-:data:`~tables.rules.games.pai_gow_poker_561.HOUSE_WAYS`), simulated
+:data:`~tables.rules.games.pai_gow_poker_561.HOUSE_WAYS`, or the token of a
+version loaded from the casino's Rules Submission), simulated
 (``ROUNDS`` rounds, seed ``SEED``) with a 95 % confidence interval: the exact
 figure needs every pair of 7-card hands from 53 cards (about 10^14 deals),
 which is intractable here. A win pays 1 to 1 less the 5 % vigorish
@@ -22,6 +23,7 @@ from typing import Any
 
 from tables.rules.cards import JOKER_DECK
 from tables.rules.games import pai_gow_poker_561 as pgp
+from tables.rules.games._house_way import house_way_of
 from tables.rules.games._pai_gow_hands import VIGORISH, HouseWay, fouled, house_way_561, versus
 from tables.rules.house_edge import HouseEdge
 
@@ -53,7 +55,7 @@ def play_round(rng: random.Random, way: HouseWay) -> tuple[Fraction, str]:
 def main_game(way_id: str, rounds: int = ROUNDS,
               seed: int = SEED) -> tuple[Fraction, Fraction, dict[str, int]]:  # fmt: skip
     """(mean result per unit, 95 % half-width, outcomes counted) over ``rounds`` rounds."""
-    rng, way = random.Random(seed), pgp.HOUSE_WAYS[way_id]
+    rng, way = random.Random(seed), house_way_of(way_id, pgp.HOUSE_WAYS)
     total, squares = Fraction(0), Fraction(0)
     outcomes = {"win": 0, "push": 0, "lose": 0}
     for _ in range(rounds):
