@@ -162,15 +162,19 @@ def decks_not_replaced(now: datetime.datetime, table_ids: Iterable[str]) -> list
     from tables.models import Deck
 
     tables = list(table_ids)
+    if not tables:
+        return []
+    # IN lists, not = ANY(array): the embedded default (SQLite) runs the deck job too.
+    kinds, at = ", ".join(["%s"] * len(DECK_REPLACED_KINDS)), ", ".join(["%s"] * len(tables))
     sql = (
         "SELECT o.stream_id, o.payload ->> 'table_id', i.occurred_at "
         "FROM ledger_event i JOIN ledger_event o ON o.stream_id = i.stream_id AND o.version = 1 "
-        "WHERE i.event_type = 'poker.irregularity' AND i.payload ->> 'kind' = ANY(%s) "
-        "AND o.event_type = 'poker.hand_opened' AND o.payload ->> 'table_id' = ANY(%s) "
+        f"WHERE i.event_type = 'poker.irregularity' AND i.payload ->> 'kind' IN ({kinds}) "
+        f"AND o.event_type = 'poker.hand_opened' AND o.payload ->> 'table_id' IN ({at}) "
         "AND i.occurred_at <= %s ORDER BY i.occurred_at, o.stream_id"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [list(DECK_REPLACED_KINDS), tables, now])
+        cursor.execute(sql, [*DECK_REPLACED_KINDS, *tables, now])
         voids = cursor.fetchall()
     found = []
     for stream_id, table_id, voided_at in voids:
