@@ -57,15 +57,18 @@ def _day_of(event: RecordedEvent, current: datetime.date | None) -> datetime.dat
 
 
 class Resume(NamedTuple):
-    """Where a fold of a meter stream starts: after ``version``, from ``state``, the
-    stream having reached gaming day ``reached``; :data:`FROM_FIRST` for the whole stream."""
+    """Where a fold of a meter stream starts: after ``version``, from ``state``;
+    :data:`FROM_FIRST` for the whole stream.
+
+    Every event folded before it belongs to an earlier day than the one reconciled,
+    so an undated event just after it (a payment, a reset) belongs to an earlier
+    day whichever: the fold resumes with no current day."""
 
     version: int
     state: MeterState | None
-    reached: datetime.date | None
 
 
-FROM_FIRST = Resume(0, None, None)
+FROM_FIRST = Resume(0, None)
 
 
 class Reached(NamedTuple):
@@ -73,7 +76,6 @@ class Reached(NamedTuple):
 
     version: int
     event_hash: str
-    reached: datetime.date | None
     state: MeterState
 
 
@@ -89,7 +91,7 @@ def _meter_day(stream_id: str, events: list[RecordedEvent], day: datetime.date,
                tolerance_cents: int, accepted_cents: int | None,
                start: Resume) -> tuple[dict[str, Any] | None, Reached | None]:  # fmt: skip
     state = start.state
-    current = start.reached
+    current: datetime.date | None = None
     opening: int | None = None
     effects: list[Effect] = []
     credited = 0
@@ -109,7 +111,7 @@ def _meter_day(stream_id: str, events: list[RecordedEvent], day: datetime.date,
             if isinstance(engine, MeterContributed):
                 credited += sum(engine.wagers_cents)
         state = step.state
-        reached = Reached(event.version, event.hash, current, state)
+        reached = Reached(event.version, event.hash, state)
     if state is None:
         return None, None
     closing = state.amount_cents
@@ -223,7 +225,7 @@ def _read_meters(stream_ids: list[str], day: datetime.date, cutoff: int, *,
                 state = restore(checkpoint.state)
             except ValueError:  # another format: fold from the first event
                 continue
-            starts[stream_id] = Resume(checkpoint.version, state, checkpoint.reached_day)
+            starts[stream_id] = Resume(checkpoint.version, state)
             grouped[stream_id] = [event for event in events[1:] if event.position <= cutoff]
     whole = [stream_id for stream_id in stream_ids if stream_id not in starts]
     for event in read_streams(whole):
@@ -238,10 +240,10 @@ def _save_checkpoints(day: datetime.date, reached: Mapping[str, Reached]) -> Non
     MeterCheckpoint.objects.bulk_create(
         [MeterCheckpoint(meter_id=stream_id.partition(":")[2], gaming_day=day,
                          version=end.version, event_hash=end.event_hash,
-                         reached_day=end.reached, state=snapshot(end.state))
+                         state=snapshot(end.state))
          for stream_id, end in reached.items()],
         update_conflicts=True, unique_fields=["meter_id", "gaming_day"],
-        update_fields=["version", "event_hash", "reached_day", "state"])  # fmt: skip
+        update_fields=["version", "event_hash", "state"])  # fmt: skip
 
 
 def _linked_tables(start: Resume, events: list[RecordedEvent],

@@ -86,10 +86,9 @@ class MeterCheckpoint(models.Model):
 
     meter_id = models.CharField(max_length=100)
     gaming_day = models.DateField()
-    #: The last event folded, and the gaming day the fold had reached with it.
+    #: The last event folded.
     version = models.PositiveIntegerField()
     event_hash = models.CharField(max_length=64)
-    reached_day = models.DateField(null=True)
     state = models.JSONField()
 
     class Meta:

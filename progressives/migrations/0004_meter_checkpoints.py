@@ -18,7 +18,6 @@ class Migration(migrations.Migration):
                 ('gaming_day', models.DateField()),
                 ('version', models.PositiveIntegerField()),
                 ('event_hash', models.CharField(max_length=64)),
-                ('reached_day', models.DateField(null=True)),
                 ('state', models.JSONField()),
             ],
             options={
