@@ -7,7 +7,12 @@ A meter stream spans days. An event names its gaming day where it has one
 (a contribution, a hit, a reading); a payment, a reset or an adjustment
 belongs to the day of the dated event before it in the stream (its hit's
 day, for a payment). The stream is read up to the close's cutoff, so a re-run
-reconciles exactly what the first run did.
+reconciles exactly what the first run did. A close folds each meter from the
+checkpoint the latest earlier day's close left (``MeterCheckpoint``: the fold's
+state after the last event it took, that event's version and hash), so it reads
+the days since, not the meter's years; where none matches the stream, from the
+first event. Both give the same figures: every event before the checkpoint
+belongs to an earlier day.
 
 Variances, each a finding of the day:
 
