@@ -76,6 +76,9 @@ RULESET = "PA-555-2010"
 RESULT_PREFIX = "BENCH-METERS-RESULT "
 TARGET_RATIO = 1.2  # the close with meters ÷ the close without (issue 11, "Speed")
 LABELS = ("without", "with")
+#: Rounds a meter of 20 tables contributes on a history day (``--history-days``):
+#: this bench's day holds about 430 a meter, some 157,000 a year.
+HISTORY_ROUNDS = 430
 
 
 def table_ids(count: int) -> list[str]:
@@ -114,9 +117,9 @@ def _without_progressive() -> None:
     tables.simulation.simulator_for = lambda game: quiet if game == GAME else chosen(game)
 
 
-def _configure_meters(tables: list[str], meters: int) -> list[str]:
+def _configure_meters(tables: list[str], meters: int, history_days: int = 0) -> list[str]:
     """``meters`` meters, the tables shared out in order, configured as the demo's
-    ``CSP-PROG-1`` (§ 555.13(d)-(e)) from the day's start."""
+    ``CSP-PROG-1`` (§ 555.13(d)-(e)) from the start of the day ``history_days`` before."""
     from audit import clock
     from audit.ledger import Actor
     from progressives import service
@@ -126,11 +129,12 @@ def _configure_meters(tables: list[str], meters: int) -> list[str]:
     supervisor = Actor.system("supervisor", source="bench")
     size = -(-len(tables) // meters)
     ids = []
-    with clock.recording_at(day_bounds(DAY)[0]):
+    since = DAY - datetime.timedelta(days=history_days)
+    with clock.recording_at(day_bounds(since)[0]):
         for number, first in enumerate(range(0, len(tables), size), start=1):
             meter_id = f"CSP-PROG-{number:02d}"
             service.configure(MeterConfigured(
-                meter_id=meter_id, effective_from=DAY, chapter=CARIBBEAN_STUD_555.chapter,
+                meter_id=meter_id, effective_from=since, chapter=CARIBBEAN_STUD_555.chapter,
                 tables=tuple(tables[first:first + size]), wager_amounts_cents=(100,),
                 rate_numerator=70, rate_denominator=100, rate_base=RateBase.AMOUNT_WAGERED,
                 initial_cents=1_000_000, reset_cents=1_000_000,
@@ -140,7 +144,41 @@ def _configure_meters(tables: list[str], meters: int) -> list[str]:
     return ids
 
 
-def worker_load(tables: int, rounds: int, meters: int, seed: int) -> dict[str, Any]:
+def _record_history(meter_ids: list[str], days: int, per_day: int) -> int:
+    """``days`` gaming days before the bench's day on each meter's stream: ``per_day``
+    rounds' contributions a meter a day (1 to 3 $1 wagers each, the tables in turn),
+    one batch a meter a day; then the close of the day before, untimed, which leaves
+    the checkpoint the day's close starts from. Returns the events recorded."""
+    import random
+
+    from audit import clock
+    from audit.ledger import Actor, NewEvent, append, head_position, read_stream
+    from operations.meters import reconcile_meters
+    from progressives.streams import meter_stream
+    from tables.rules.progressives.events import MeterContributed
+
+    system = Actor.system("simulator", source="simulator")
+    draw = random.Random(days)
+    recorded = 0
+    linked = {meter_id: read_stream(meter_stream(meter_id), limit=1)[0].payload["tables"]
+              for meter_id in meter_ids}  # fmt: skip
+    for back in range(days, 0, -1):
+        day = DAY - datetime.timedelta(days=back)
+        with clock.recording_at(day_bounds(day)[1] - CLOSE_RUNS_AFTER):
+            for meter_id in meter_ids:
+                tables = linked[meter_id]
+                events = [NewEvent(MeterContributed.TYPE, MeterContributed(
+                    round_id=f"{meter_id}-{day}-{n}", table=tables[n % len(tables)],
+                    gaming_day=day, wagers_cents=(100,) * draw.randint(1, 3)).to_payload())
+                    for n in range(per_day)]  # fmt: skip
+                append(meter_stream(meter_id), events, expected_version=None, actor=system)
+                recorded += len(events)
+    reconcile_meters(DAY - datetime.timedelta(days=1), head_position(), {}, {})
+    return recorded
+
+
+def worker_load(tables: int, rounds: int, meters: int, seed: int,
+                history_days: int = 0) -> dict[str, Any]:  # fmt: skip
     from audit import clock
     from audit.ledger import Actor
     from operations.meter_rounds import record_day
@@ -148,7 +186,10 @@ def worker_load(tables: int, rounds: int, meters: int, seed: int) -> dict[str, A
 
     start, end = day_bounds(DAY)
     ids = table_ids(tables)
-    meter_ids = _configure_meters(ids, meters) if meters else []
+    meter_ids = _configure_meters(ids, meters, history_days) if meters else []
+    began = time.perf_counter()
+    history = _record_history(meter_ids, history_days, HISTORY_ROUNDS) if history_days else 0
+    history_seconds = time.perf_counter() - began
     if not meters:
         _without_progressive()
     before = ledger_size()
@@ -178,6 +219,7 @@ def worker_load(tables: int, rounds: int, meters: int, seed: int) -> dict[str, A
     return {
         "rounds": summary.rounds, "play_events": play_events,
         "meter_events": ledger_size() - before - play_events, "play_seconds": played,
+        "history_events": history, "history_seconds": history_seconds,
         "meter_seconds": metered, "project_seconds": project_seconds, "meters": len(meter_ids),
         "progressive_wagers": wagers, "progressive_cents": wagered,
         "injected": dict(Counter(one.expected_finding.value for _, one in summary.injected)),
@@ -199,7 +241,22 @@ def worker_close(workers: int) -> dict[str, Any]:
     reconciled = next((e.payload for e in read_stream(close_stream_id(DAY))
                        if e.event_type == "close.reconciled"), {})  # fmt: skip
     result["meters"] = reconciled.get("meters", [])
+    result["meter_fold"] = _time_meter_fold() if result["meters"] else {}
     return result
+
+
+def _time_meter_fold() -> dict[str, float]:
+    """``reconcile_meters`` of the day closed again, after the close, from the
+    checkpoint the day before's close left and from each meter's first event."""
+    from audit.ledger import head_position
+    from operations.meters import reconcile_meters
+
+    timings = {}
+    for label, checkpoints in (("checkpoint", True), ("whole", False)):
+        began = time.perf_counter()
+        reconcile_meters(DAY, head_position(), {}, {}, checkpoints=checkpoints)
+        timings[label] = time.perf_counter() - began
+    return timings
 
 
 def worker_main(argv: list[str]) -> int:
@@ -210,13 +267,15 @@ def worker_main(argv: list[str]) -> int:
     parser.add_argument("--meters", type=int, default=0)
     parser.add_argument("--seed", type=int, default=555)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--history-days", type=int, default=0)
     options = parser.parse_args(argv)
     setup_django(os.environ["DATABASE_URL"], migrate=options.kind == "setup")
     result: dict[str, Any] = {}
     if options.kind == "setup":
         setup_casino(options.tables)
     elif options.kind == "load":
-        result = worker_load(options.tables, options.rounds, options.meters, options.seed)
+        result = worker_load(options.tables, options.rounds, options.meters, options.seed,
+                             options.history_days)  # fmt: skip
     else:
         from django.db import connection
 
@@ -266,6 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=int, default=0, metavar="LINES",
                         help="also cProfile the close with meters, stage by stage")
     parser.add_argument("--seed", type=int, default=555)
+    parser.add_argument("--history-days", type=int, default=0, metavar="N",
+                        help=f"N days of meter history before the day ({HISTORY_ROUNDS} "
+                        "rounds' contributions a meter a day) on the day with them")  # fmt: skip
     parser.add_argument("--database", default=BENCH_DATABASE,
                         help="prefix of the bench's databases (<prefix>_without, <prefix>_with)")
     parser.add_argument("--keep", action="store_true", help="keep the databases and exports")
@@ -305,13 +367,18 @@ def _run(options: argparse.Namespace, base_url: str, names: dict[str, str]) -> i
         meters = options.meters if label == "with" else 0
         loaded[label] = day = run_worker(urls[label], "load", "--tables", str(options.tables),
                                          "--rounds", str(options.rounds), "--meters",
-                                         str(meters), "--seed", str(options.seed))  # fmt: skip
+                                         str(meters), "--seed", str(options.seed),
+                                         "--history-days",
+                                         str(options.history_days if meters else 0))  # fmt: skip
         print(f"  {label:<7}: {day['rounds']:,} rounds, {day['play_events']:,} events of play "
               f"in {day['play_seconds']:.0f} s; {day['progressive_wagers']:,} progressive "
               f"wagers ({_dollars(day['progressive_cents'])}); {day['meters']} meters, "
               f"{day['meter_events']:,} meter events recorded in {day['meter_seconds']:.0f} s; "
               f"read models {day['project_seconds']:.0f} s; dealer errors injected "
-              f"{sum(day['injected'].values())}", flush=True)
+              f"{sum(day['injected'].values())}"
+              + (f"; history {options.history_days} days before, {day['history_events']:,} "
+                 f"meter events in {day['history_seconds']:.0f} s" if day["history_events"]
+                 else ""), flush=True)  # fmt: skip
     if options.repeats > 1 or options.profile or options.keep:
         for label in LABELS:
             copy_database(base_url, names[label], f"{names[label]}_loaded")
@@ -332,7 +399,10 @@ def _run(options: argparse.Namespace, base_url: str, names: dict[str, str]) -> i
             print(f"  {label:<7} #{repeat + 1}: {result['seconds']:6.2f} s ("
                   + ", ".join(f"{stage} {seconds:.2f}" for stage, seconds in
                               result["stages"].items())
-                  + f"; reconcile_meters {result['reconcile_meters_seconds']:.2f}); load "
+                  + f"; reconcile_meters {result['reconcile_meters_seconds']:.2f}"
+                  + "".join(f", again {how} {seconds:.2f}" for how, seconds in
+                            result.get("meter_fold", {}).items())
+                  + "); load "
                   f"average {_loads()}",
                   flush=True)  # fmt: skip
     best = {label: min(closes[label], key=lambda r: r["seconds"]) for label in LABELS}
@@ -407,6 +477,11 @@ def _run(options: argparse.Namespace, base_url: str, names: dict[str, str]) -> i
         Line("  reconcile_meters", f"{with_['reconcile_meters_seconds']:.2f} s",
              note=f"{100 * with_['reconcile_meters_seconds'] / with_['seconds']:.1f} % of the "
              "best close with meters"),
+        *([Line("  reconcile_meters again, from the checkpoint",
+                f"{with_['meter_fold']['checkpoint']:.2f} s",
+                note=f"the whole streams: {with_['meter_fold']['whole']:.2f} s; "
+                f"{options.history_days} days of history before the day")]
+          if options.history_days else []),
         Line("meters reconciled", f"{len(meters)}", f"{options.meters}",
              len(meters) == options.meters, f"{len(variances)} variances"),
         Line("findings = injected", "yes" if matched else "NO", "equal", matched),

@@ -71,3 +71,29 @@ class MeterDay(models.Model):
     def movement_cents(self) -> int:
         """The day's change in the liability."""
         return self.closing_cents - self.opening_cents
+
+
+class MeterCheckpoint(models.Model):
+    """Where the close's fold of a meter stopped at the end of a gaming day, and the
+    state it reached (``tables.rules.progressives.checkpoint``), so the next close
+    folds only what came after it (``operations.meters``).
+
+    A cache of a pure function of the stream's first ``version`` events, written by
+    the close, not a fact: it is used only while the stream's event at ``version``
+    still has ``event_hash`` and its format is the engine's; otherwise the close
+    folds the stream from its first event. Deleting every row loses only speed.
+    """
+
+    meter_id = models.CharField(max_length=100)
+    gaming_day = models.DateField()
+    #: The last event folded.
+    version = models.PositiveIntegerField()
+    event_hash = models.CharField(max_length=64)
+    state = models.JSONField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["meter_id", "gaming_day"],
+                                               name="meter_checkpoint_unique")]  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"{self.meter_id} {self.gaming_day} v{self.version}"

@@ -7,6 +7,7 @@ ledger would refuse them, and the invariants are checked over what was applied.
 from __future__ import annotations
 
 import datetime
+import json
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -14,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tables.rules.progressives.chapters import CHAPTERS
+from tables.rules.progressives.checkpoint import restore, snapshot
 from tables.rules.progressives.events import (
     MeterAdjusted,
     MeterContributed,
@@ -274,3 +276,32 @@ def test_555_13_f_royal_flushes_are_paid_the_whole_meter_between_them(
     assert total + state.amount_cents == initial  # what is not paid is carried to the reset
     reset = apply(state, MeterReset(amount_cents=1_000_000))
     assert reset.state.amount_cents == 1_000_000 + initial - total
+
+
+@SETTINGS
+@given(stream=streams(), reserve=st.sampled_from([(0, 1), (1, 10), (3, 7)]))
+def test_a_fold_resumed_from_a_snapshot_of_its_state_is_the_whole_fold(stream, reserve):
+    """Issue 11 (speed): the close resumes a meter from the state an earlier close wrote
+    as JSON; from every point of any stream, the rest folds to the same effects and state,
+    pending hits, shares of a whole meter (§ 555.13(f)), a reset due (§ 555.13(e)), the
+    fractions of a cent carried and the reserve among them."""
+    chapter, candidates = stream
+    first = configured(chapter, reserve_numerator=reserve[0], reserve_denominator=reserve[1])
+    state = apply(None, first).state
+    events = [first]
+    for candidate in candidates:
+        event = resolve(state, candidate)
+        if event is not None and verify(state, event) is None:
+            state = apply(state, event).state
+            events.append(event)
+    whole = fold(events)
+    for cut in range(1, len(events) + 1):
+        head = fold(events[:cut])
+        resumed = restore(json.loads(json.dumps(snapshot(head.state))))
+        assert resumed == head.state
+        effects = []
+        for event in events[cut:]:
+            step = apply(resumed, event)
+            resumed, effects = step.state, [*effects, step.effect]
+        assert resumed == whole.state
+        assert (*head.effects, *effects) == whole.effects
