@@ -16,7 +16,9 @@ declarations run by ``tables.rules.machine`` (whose state keeps its current
 step and the cards its deal places), when settlement lines named their
 counterparty (money movements), and when the machine's state kept the progressive
 chip count (two fields at their defaults in every round here; with them left out
-of the text the digest is the one before).
+of the text the digest is the one before), and when it kept the breaches a reset
+remedies (``breaches``, the house way's § 561.14(i); empty in every round here, and
+with it left out the digest is again the one before).
 :mod:`tests.rules.test_observable_digest`, pinned before that change, proves
 that nothing replay *tells* moved with it: the version-1 records read through
 the upcasters settle, refuse and find exactly as before.
@@ -53,7 +55,7 @@ from tables.rules.simulate import (
 # Lunar Poker; Choice.withdraws, WagerSpec required/taken, for Let It Ride), at their defaults
 # here, lengthened the state's ``game`` and Decide step texts the same way; so did the Deal
 # step's staged fields (spots, burn, face_up, no_burn, for Texas Hold 'Em Bonus and Flop Poker).
-GOLDEN_DIGEST = "4a9b28b06d331406f08fe6df9d37726515adfb28e1b657897ead4b1393420ff9"
+GOLDEN_DIGEST = "7d289452ec13dba29ea1218c709591b7a94e3df4ab16d5316277bddbe394e061"
 
 RULESETS = ("PA-592-2014", "PA-674a-2016", "PA-674a-2019", "MA-DCP-UNDATED")
 ROUNDS_PER_RULESET = 30
