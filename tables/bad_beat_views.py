@@ -5,20 +5,16 @@ the funds' closed day."""
 
 from __future__ import annotations
 
-import csv
 import datetime
-import io
 
 from django.contrib.admin.views.decorators import staff_member_required
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
 from audit.ledger import read_stream
-from audit.records import roles_of
+from casino.day_csv import day_csv
 from casino.models import current_gaming_day
-from casino.roles import EXPORT_READERS
 from tables.bad_beat import BAD_BEAT_STREAM_KIND, fund_history
 from tables.bad_beat_finance import csv_rows
 from tables.read_scope import may_read
@@ -55,16 +51,4 @@ def bad_beat_fund(request: HttpRequest, fund_id: str) -> HttpResponse:
 def bad_beat_csv(request: HttpRequest, day: str) -> HttpResponse:
     """Each fund's closed day with its month and year to date (``tables.bad_beat_finance``),
     for finance's readers, as the progressive liability's download is."""
-    if not roles_of(request.user) & EXPORT_READERS:
-        raise PermissionDenied
-    try:
-        gaming_day = datetime.date.fromisoformat(day)
-    except ValueError:
-        raise Http404(f"{day!r} is not a gaming day (YYYY-MM-DD)") from None
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(csv_rows(gaming_day))
-    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = (
-        f'attachment; filename="pitboss-bad-beat-funds-{gaming_day}.csv"')
-    response["Cache-Control"] = "no-store"
-    return response
+    return day_csv(request, day, csv_rows, "bad-beat-funds")
