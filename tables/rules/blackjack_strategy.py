@@ -467,6 +467,20 @@ def _row(chart: Strategy, label: str, stage: str, hard: int, ace: bool, pair: in
     return [f"{label:<12}" + " ".join(f"{cell:>2}" for cell in cells)]
 
 
+def _rows(chart: Strategy, stage: str, label: str, totals: range, soft: bool = False) -> list[str]:
+    """A block's rows: hard totals (labelled ``<label> <total>``) or, with ``soft``, the
+    soft totals of an ace and ``totals`` (labelled by their count with the ace as 11)."""
+    return [line for total in totals
+            for line in _row(chart, f"{label} {total + 10 if soft else total}", stage, total,
+                             soft, 0)]  # fmt: skip
+
+
+def _pairs(chart: Strategy, stage: str) -> list[str]:
+    return [line for v in (1, *range(2, 11))
+            for line in _row(chart, "pair {0},{0}".format("A" if v == 1 else v), stage, 2 * v,
+                             v == 1, v)]  # fmt: skip
+
+
 def chart_text(chart: Strategy) -> str:
     """The chart: rows the player's total (soft, pair), columns the up card, H/S/D/P/R (and C)."""
     rules = chart.rules
@@ -474,55 +488,25 @@ def chart_text(chart: Strategy) -> str:
     legend = ", ".join(f"{letter} {name}" for letter, name in LETTERS.items())
     lines = [f"Chapter {rules.chapter}, {chart.decks} decks: the first two cards ({legend})",
              header]  # fmt: skip
-    lines += [
-        line for hard in range(5, 20) for line in _row(chart, f"hard {hard}", FIRST, hard, False, 0)
-    ]
-    lines += [
-        line
-        for hard in range(3, 11)
-        for line in _row(chart, f"soft {hard + 10}", FIRST, hard, True, 0)
-    ]
-    for v in (1, *range(2, 11)):
-        name = "A" if v == 1 else str(v)
-        lines += _row(chart, f"pair {name},{name}", FIRST, 2 * v, v == 1, v)
+    lines += _rows(chart, FIRST, "hard", range(5, 20))
+    lines += _rows(chart, FIRST, "soft", range(3, 11), soft=True)
+    lines += _pairs(chart, FIRST)
     lines += ["After a split, the first two cards of each hand", header]
-    lines += [
-        line for hard in range(4, 21) for line in _row(chart, f"hard {hard}", SPLIT, hard, False, 0)
-    ]
-    lines += [
-        line
-        for hard in range(2, 11)
-        for line in _row(chart, f"soft {hard + 10}", SPLIT, hard, True, 0)
-    ]
+    lines += _rows(chart, SPLIT, "hard", range(4, 21))
+    lines += _rows(chart, SPLIT, "soft", range(2, 11), soft=True)
     lines += ["Three or more cards", header]
-    lines += [
-        line for hard in range(6, 21) for line in _row(chart, f"hard {hard}", MORE, hard, False, 0)
-    ]
-    lines += [
-        line
-        for hard in range(3, 11)
-        for line in _row(chart, f"soft {hard + 10}", MORE, hard, True, 0)
-    ]
+    lines += _rows(chart, MORE, "hard", range(6, 21))
+    lines += _rows(chart, MORE, "soft", range(3, 11), soft=True)
     if (RESPLIT, 16, False, 8, 2) in chart.ranks:
         lines += [f"A split hand dealt its pair again: P splits again (to {rules.max_hands} "
                   f"hands), - plays its total", header]  # fmt: skip
-        for v in (1, *range(2, 11)):
-            name = "A" if v == 1 else str(v)
-            lines += _row(chart, f"pair {name},{name}", RESPLIT, 2 * v, v == 1, v)
+        lines += _pairs(chart, RESPLIT)
     if rules.late_surrender:
         lines += ["After a double's card (or a split ace's): S stand, R surrender", header]
-        lines += [
-            line
-            for hard in range(4, 21)
-            for line in _row(chart, f"hard {hard}", ONE_CARD, hard, False, 0)
-        ]
+        lines += _rows(chart, ONE_CARD, "hard", range(4, 21))
     if rules.second_chance:
         lines += ["Busted: C buys the Second Chance (§ 591.7(l)), S declines", header]
-        lines += [
-            line
-            for hard in range(22, 31)
-            for line in _row(chart, f"bust {hard}", BUST, hard, False, 0)
-        ]
+        lines += _rows(chart, BUST, "bust", range(22, 31))
     if rules.chapter == "581":
         cells = ["R" if up in chart.raise_on else "-" for up in _COLUMNS]
         lines += ["Double Attack Wager (§ 581.6(e)): R raise", header,
