@@ -59,6 +59,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
@@ -327,13 +328,14 @@ def worker_close(day: datetime.date, workers: int) -> dict[str, Any]:
 
     cpu_began = cpu_sample()
     began = time.perf_counter()
-    error = ""
+    error = where = ""
     try:
         with clock.recording_at(end + CLOSE_RUNS_AFTER) as now:
             close_gaming_day(day, requested_by="finance", workers=workers, now=now,
                              progress=progress)
     except Exception as failure:  # a close that fails is a finding: report how far it got
         error = f"{type(failure).__name__}: {failure}"
+        where = traceback.format_exc()
     finished = time.perf_counter()
     cpu_finished = cpu_sample()
     stages: dict[str, float] = {}
@@ -365,7 +367,7 @@ def worker_close(day: datetime.date, workers: int) -> dict[str, Any]:
     sizes = _export_sizes(audit.exports.export_name(day))
     return {
         "seconds": finished - began, "stages": stages, "firsts": firsts, "cpu": cpu,
-        "calls": timed.calls, "error": error, "failed_in": failed_in,
+        "calls": timed.calls, "error": error, "traceback": where, "failed_in": failed_in,
         "stages_run": [stage for stage in STAGES if stage in payloads],
         "rounds": replayed.get("rounds", 0), "events": replayed.get("events", 0),
         "findings": replayed.get("findings", {}), "refused": len(replayed.get("refused", [])),
@@ -509,6 +511,7 @@ def print_close(day: Day, result: dict[str, Any]) -> None:
     if result["error"]:
         print(f"  {day.title}: *** THE CLOSE FAILED in stage {result['failed_in']!r} after "
               f"{result['seconds']:.1f} s: {result['error']}")
+        print("    " + "\n    ".join(result["traceback"].rstrip().splitlines()[-12:]))
     else:
         print(f"  {day.title}: closed in {result['seconds']:.1f} s (wall with interpreter "
               f"start-up {result['wall_seconds']:.1f} s)")

@@ -123,7 +123,9 @@ class PlayTally:
         if result.settlement.voided:
             for line in result.settlement.lines:
                 if line.outcome is Outcome.RETURNED and line.wager in handle:
-                    self.voided[line.wager] = self.voided.get(line.wager, 0) + line.stake_cents
+                    # By name, as ``wagers``: a part's tally travels as JSON (orjson).
+                    name = str(line.wager)
+                    self.voided[name] = self.voided.get(name, 0) + line.stake_cents
         options = dict(result.settlement.options_applied)
         self.theoretical += theoretical_win(
             opened.ruleset_id, wagers, options.get("pair_of_tens_middle_bets", ""), options

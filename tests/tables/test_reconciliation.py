@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 from fractions import Fraction
 
+import orjson
 import pytest
 
 from tables.reconciliation import (
@@ -225,3 +226,21 @@ def test_555_14_f_a_void_round_s_progressive_wager_is_not_accepted_by_the_meter(
     assert void.voided == void.wagers and void.accepted_cents("PROGRESSIVE") == 0
     assert PlayTally.from_payload(void.to_payload()) == void
     assert tally.merge(void).accepted_cents("PROGRESSIVE") == 200
+
+
+def test_674a_13_f_a_void_criss_cross_round_s_tally_travels_as_json():
+    """A part of the close read by another process sends its tally as JSON
+    (``operations.day_read.run_part``, orjson, whose keys must be ``str``): a
+    Criss-Cross round voided by a shoe jam (§ 674a.13(f)) returns wagers that
+    the engine names by ``Wager``, an enum; the tally keeps them by name."""
+    from tables.rules.events import IrregularityKind, IrregularityReported
+    from tables.rules.replay import replay
+    from tests.rules.test_criss_cross_674a import _through_deal
+
+    events = [*_through_deal()[:8], IrregularityReported(kind=IrregularityKind.SHOE_MALFUNCTION)]
+    result = replay(events)
+    assert result.settlement.void_section == "674a.13(f)"
+    tally = PlayTally()
+    tally.add_round(result, len(events))
+    assert tally.voided and all(type(wager) is str for wager in tally.voided)
+    assert PlayTally.from_payload(orjson.loads(orjson.dumps(tally.to_payload()))) == tally
