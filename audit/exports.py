@@ -32,6 +32,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.db import connection, models
 
@@ -153,18 +154,31 @@ def event_line(row: tuple[Any, ...]) -> bytes:
 
 
 def event_line_of(position: int, stream_id: str, version: int, event_type: str,
-                  schema_version: int, payload_json: str, metadata_json: str, occurred_at: str,
-                  recorded_at: str, prev_hash: str, digest: str) -> bytes:  # fmt: skip
-    """``event_line`` from parts already in canonical form (``canonical_payload``
+                  schema_version: int, payload_json: str | bytes, metadata_json: str | bytes,
+                  occurred_at: str, recorded_at: str, prev_hash: str,
+                  digest: str) -> bytes:  # fmt: skip
+    """``event_line`` from parts already in canonical form (``canonical_json``
     and ``stamp``), as a reader that also checks the hashes has them: the
-    same bytes, keys in sorted order, without encoding the payload twice."""
-    text = json_string
-    return (
-        f'{{"hash":{text(digest)},"metadata":{metadata_json},"occurred_at":{text(occurred_at)},'
-        f'"payload":{payload_json},"position":{position},"prev_hash":{text(prev_hash)},'
-        f'"recorded_at":{text(recorded_at)},"schema_version":{schema_version},'
-        f'"stream_id":{text(stream_id)},"type":{text(event_type)},"version":{version}}}\n'
-    ).encode()
+    same bytes, keys in sorted order, written by orjson in one call with the
+    canonical parts placed as they are (``orjson.Fragment``)."""
+    try:
+        return orjson.dumps({
+            "hash": digest, "metadata": orjson.Fragment(metadata_json),
+            "occurred_at": occurred_at, "payload": orjson.Fragment(payload_json),
+            "position": position, "prev_hash": prev_hash, "recorded_at": recorded_at,
+            "schema_version": schema_version, "stream_id": stream_id, "type": event_type,
+            "version": version,
+        }, option=orjson.OPT_APPEND_NEWLINE)  # fmt: skip
+    except orjson.JSONEncodeError:  # what orjson refuses, the standard library writes
+        text = json_string
+        metadata = metadata_json.decode() if isinstance(metadata_json, bytes) else metadata_json
+        payload = payload_json.decode() if isinstance(payload_json, bytes) else payload_json
+        return (
+            f'{{"hash":{text(digest)},"metadata":{metadata},"occurred_at":{text(occurred_at)},'
+            f'"payload":{payload},"position":{position},"prev_hash":{text(prev_hash)},'
+            f'"recorded_at":{text(recorded_at)},"schema_version":{schema_version},'
+            f'"stream_id":{text(stream_id)},"type":{text(event_type)},"version":{version}}}\n'
+        ).encode()
 
 
 def _day_events(day: datetime.date, cutoff: int | None) -> Iterator[tuple[Any, ...]]:

@@ -93,9 +93,8 @@ from audit.hashing import (
     GENESIS_HASH,
     canonical_json,
     canonical_payload,
-    chained_hash,
+    document_hash,
     format_timestamp,
-    json_string,
 )
 from audit.models import DaySeal
 from audit.providers import GamingDayCalendar
@@ -426,17 +425,9 @@ class ChainCheck:
             problem = f"version {version - 1} is missing: an event was removed"
         elif prev_hash != expected_prev:
             problem = "prev_hash does not match the previous event's hash"
-        elif stored_hash != chained_hash(
-            stream_json=json_string(stream_id),
-            version=version,
-            type_json=json_string(event_type),
-            schema_version=schema_version,
-            payload_json=payload_json,
-            metadata_json=metadata_json,
-            occurred_at=occurred_at,
-            recorded_at=recorded_at,
-            prev_hash=prev_hash,
-        ):
+        elif stored_hash != document_hash(stream_id, version, event_type, schema_version,
+                                          payload_json, metadata_json, occurred_at,
+                                          recorded_at, prev_hash):  # fmt: skip
             problem = "content altered: the recomputed hash differs from the stored one"
         if problem:
             self._broken.add(stream_id)

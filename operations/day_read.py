@@ -39,7 +39,7 @@ from django.db import connection, connections
 from audit import providers
 from audit.claims import claim as _claim
 from audit.exports import HashingWriter, event_line_of
-from audit.hashing import canonical_payload
+from audit.hashing import canonical_json
 from audit.registry import REGISTRY
 from audit.seals import ChainCheck, DayWalk, Ranges, day_membership, finish_walk, member_rows
 from audit.storage import EventFacts, loads_json, stamp
@@ -248,13 +248,17 @@ def read_part(
     current = {name: t.version for name, t in REGISTRY.event_types.items()}
     pending: dict[str, list[EventFacts]] = {}
     add = check.add
+    # One append's events share their metadata: its canonical form is kept for the next.
+    last_metadata: Any = None
+    metadata_json = b""
     with batch_gc():
         for row in rows:
             (position, stream_id, version, event_type, schema_version, payload, metadata,
              occurred_at, recorded_at, prev_hash, digest) = row  # fmt: skip
             decoded = loads_json(payload)
-            payload_json = canonical_payload(decoded)
-            metadata_json = canonical_payload(loads_json(metadata))
+            payload_json = canonical_json(decoded)
+            if metadata != last_metadata:
+                last_metadata, metadata_json = metadata, canonical_json(loads_json(metadata))
             occurred, recorded = stamp(occurred_at), stamp(recorded_at)
             add(position, stream_id, version, event_type, schema_version, payload_json,
                 metadata_json, occurred, recorded, prev_hash, digest)  # fmt: skip

@@ -13,6 +13,7 @@ from audit.hashing import (
     canonical_json,
     canonical_payload,
     chained_hash,
+    document_hash,
     event_hash,
     format_timestamp,
     standard_canonical_json,
@@ -66,6 +67,43 @@ def test_the_fast_path_hashes_exactly_the_canonical_document(
         recorded_at=recorded,
         prev_hash=prev,
     )
+
+
+@given(
+    stream=st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30),
+    version=st.integers(1, 10**6),
+    event_type=st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=20),
+    schema_version=st.integers(1, 9),
+    payload=payloads,
+    metadata=payloads,
+    occurred=moments,
+    recorded=moments,
+    prev=st.sampled_from([GENESIS_HASH, "ab" * 32]),
+    as_bytes=st.booleans(),
+)
+def test_the_readers_hash_is_the_canonical_documents_and_the_export_line_the_same_bytes(
+    stream, version, event_type, schema_version, payload, metadata, occurred, recorded, prev,
+    as_bytes,
+):
+    """The close's one read checks each event with ``document_hash`` and writes its
+    ``events.jsonl`` line with ``event_line_of`` (orjson, the canonical parts placed as
+    they are): the same hash as the definition, the same line as ``event_line``, for
+    any text a stream id or type may hold (quotes, control characters, any plane)."""
+    from audit.exports import event_line, event_line_of
+
+    payload_json, metadata_json = canonical_payload(payload), canonical_payload(metadata)
+    if as_bytes:
+        payload_json, metadata_json = payload_json.encode(), metadata_json.encode()
+    occurred_at, recorded_at = format_timestamp(occurred), format_timestamp(recorded)
+    digest = event_hash(stream_id=stream, version=version, event_type=event_type,
+                        schema_version=schema_version, payload=payload, metadata=metadata,
+                        occurred_at=occurred, recorded_at=recorded, prev_hash=prev)  # fmt: skip
+    assert document_hash(stream, version, event_type, schema_version, payload_json,
+                         metadata_json, occurred_at, recorded_at, prev) == digest  # fmt: skip
+    assert event_line_of(7, stream, version, event_type, schema_version, payload_json,
+                         metadata_json, occurred_at, recorded_at, prev, digest) == event_line(
+        (7, stream, version, event_type, schema_version, payload, metadata, occurred_at,
+         recorded_at, prev, digest))  # fmt: skip
 
 
 # Control characters, quotes, backslashes, every plane of Unicode, integers
