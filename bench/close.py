@@ -146,13 +146,25 @@ def load_day(day: Day, seed: int, *, quiet: bool = False) -> None:
 
     start, _ = day_bounds(day.gaming_day)
     began = time.perf_counter()
-    tick = load_progress(day.tables * day.rounds_per_table, 5, quiet=quiet)
+    total = day.tables * day.rounds_per_table
+    tick = load_progress(total, 5, quiet=quiet)
+    played = [0]
+
+    def progress(count: int) -> None:
+        tick(count)
+        played[0] += count
+        if played[0] == total:
+            # What autovacuum would have done while the day was played: closing each
+            # table asks the ledger for its open rounds (``rounds_in_progress``), planned
+            # on the statistics of an empty ledger otherwise (7 s a table on day A, not 0.4 s).
+            analyze()
+
     before = ledger_size()
     with clock.recording_at(start + PLAY_STARTS_AFTER):
         summary = simulate_table_days(
             table_plans(day.tables), day.gaming_day, rounds_per_table=day.rounds_per_table,
             seed=seed, dealer_error_percent=2, irregularity_percent=1,
-            rounds_per_commit=ROUNDS_PER_COMMIT, project=False, progress=tick)
+            rounds_per_commit=ROUNDS_PER_COMMIT, project=False, progress=progress)
     day.load_seconds = time.perf_counter() - began
     day.rounds = summary.rounds
     day.events = ledger_size() - before  # rounds, table days, slips and counts
