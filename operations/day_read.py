@@ -46,6 +46,10 @@ from audit.storage import EventFacts, loads_json, stamp
 
 #: How often (in rounds) the replay's progress is reported.
 PROGRESS_EVERY = 500
+#: Payloads the read keeps decoded and built (``read_part``): a few thousand recur all
+#: day; a round's opening, long and each its own, is not kept.
+KNOWN_PAYLOADS = 4096
+KNOWN_PAYLOAD_CHARS = 200
 
 
 @dataclass
@@ -61,8 +65,9 @@ class DayTally:
     #: The day's poker hands (``tables.poker_hands.PokerTally``), None while there are none.
     poker: Any = None
 
-    def add(self, stream_id: str, events: list[Any]) -> None:
-        """Replay one round's (or poker hand's) stored events and add it."""
+    def add(self, stream_id: str, events: list[Any], typed: list[Any] | None = None) -> None:
+        """Replay one round's (or poker hand's) stored events and add it
+        (``typed``: its round events built already, see ``verify_round``)."""
         from tables.poker_hands import POKER_HAND_STREAM_KIND
         from tables.reconciliation import PlayTally
         from tables.verification import verify_round
@@ -70,7 +75,7 @@ class DayTally:
         if stream_id.startswith(f"{POKER_HAND_STREAM_KIND}:"):
             self._add_hand(stream_id, events)
             return
-        verified = verify_round(stream_id, events)
+        verified = verify_round(stream_id, events, typed or ())
         self.rounds += 1
         self.events += len(events)
         if verified.result is None:
@@ -241,22 +246,36 @@ def read_part(
     its position, zero-padded, with ``prefix``: a part merged later), and
     the streams in ``rounds`` replayed as each completes."""
     from audit.projections import batch_gc
+    from tables.rules.events import ROUND_EVENT_TYPES
 
     check = ChainCheck(members)
     tally = DayTally()
     upcast = REGISTRY.upcast
     current = {name: t.version for name, t in REGISTRY.event_types.items()}
+    round_type = ROUND_EVENT_TYPES.get
     pending: dict[str, list[EventFacts]] = {}
+    built: dict[str, list[Any]] = {}  # each pending round's events built from their payloads
     add = check.add
     # One append's events share their metadata: its canonical form is kept for the next.
     last_metadata: Any = None
     metadata_json = b""
+    # Most payloads recur (a card to a seat, a wager of an amount): each is decoded, put
+    # in canonical form and built into its round event once, [decoded, canonical, event].
+    known: dict[tuple[str, int, str], list[Any]] = {}
     with batch_gc():
         for row in rows:
             (position, stream_id, version, event_type, schema_version, payload, metadata,
              occurred_at, recorded_at, prev_hash, digest) = row  # fmt: skip
-            decoded = loads_json(payload)
-            payload_json = canonical_json(decoded)
+            entry = known.get((event_type, schema_version, payload)) if (
+                type(payload) is str and len(payload) <= KNOWN_PAYLOAD_CHARS) else None  # fmt: skip
+            if entry is None:
+                decoded = loads_json(payload)
+                entry = [decoded, canonical_json(decoded), None]
+                if type(payload) is str and len(payload) <= KNOWN_PAYLOAD_CHARS:
+                    if len(known) >= KNOWN_PAYLOADS:
+                        known.clear()  # bounded: the memory of the read stays flat
+                    known[(event_type, schema_version, payload)] = entry
+            payload_json = entry[1]
             if metadata != last_metadata:
                 last_metadata, metadata_json = metadata, canonical_json(loads_json(metadata))
             occurred, recorded = stamp(occurred_at), stamp(recorded_at)
@@ -268,17 +287,26 @@ def read_part(
             write(b"%020d " % position + line if prefix else line)
             if stream_id not in rounds:
                 continue
+            decoded = entry[0]
+            kind = round_type(event_type)
             if schema_version != current.get(event_type, schema_version):
-                schema_version, decoded = upcast(event_type, schema_version, decoded)
+                # An upcaster may change the payload it is given: a copy of its own.
+                schema_version, decoded = upcast(event_type, schema_version, loads_json(payload))
+                if kind is not None:
+                    built.setdefault(stream_id, []).append(None)  # built by verify_round
+            elif kind is not None:
+                if entry[2] is None:
+                    entry[2] = kind.from_payload(decoded)
+                built.setdefault(stream_id, []).append(entry[2])
             at = datetime.datetime.fromisoformat(occurred)
             pending.setdefault(stream_id, []).append(
                 EventFacts(position, stream_id, version, event_type, schema_version, decoded, at))
             if version == members[stream_id][1]:  # the round's last event up to the cutoff
-                tally.add(stream_id, pending.pop(stream_id))
+                tally.add(stream_id, pending.pop(stream_id), built.pop(stream_id, None))
                 if on_round is not None and tally.rounds % PROGRESS_EVERY == 0:
                     on_round(tally.rounds)
         for stream_id in sorted(pending):  # none: each round ends inside its range
-            tally.add(stream_id, pending.pop(stream_id))
+            tally.add(stream_id, pending.pop(stream_id), built.pop(stream_id, None))
     return check, tally
 
 

@@ -4,7 +4,7 @@ pure rules engine, used by the rounds projection and ``manage.py replay``."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +18,7 @@ from tables.rules.events import (
     DealerCollected,
     DealerPaid,
     Decision,
+    Event,
     RoundClosed,
     RoundOpened,
     RoundVoided,
@@ -45,9 +46,20 @@ class VerifiedRound:
         return self.result.events[0] if self.result else None  # type: ignore[return-value]
 
 
-def verify_round(stream_id: str, recorded: Iterable[StoredEvent]) -> VerifiedRound:
+def verify_round(
+    stream_id: str, recorded: Iterable[StoredEvent], typed: Sequence[Event | None] = ()
+) -> VerifiedRound:
+    """Replay a round's stored events. ``typed``, when given, holds each round
+    event already built from its payload (or None to build it here), in the
+    order of the round events among ``recorded``: a reader that has met the
+    same payload before (``operations.day_read``) builds it once."""
     recorded = tuple(e for e in recorded if e.event_type in ROUND_EVENT_TYPES)
-    events = [ROUND_EVENT_TYPES[e.event_type].from_payload(e.payload) for e in recorded]
+    if typed:
+        events = [event if event is not None else
+                  ROUND_EVENT_TYPES[stored.event_type].from_payload(stored.payload)
+                  for stored, event in zip(recorded, typed, strict=True)]  # fmt: skip
+    else:
+        events = [ROUND_EVENT_TYPES[e.event_type].from_payload(e.payload) for e in recorded]
     try:
         result = engine_replay.replay(events)
     except RuleViolation as violation:  # only possible for events stored before a rule change
