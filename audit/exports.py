@@ -20,6 +20,8 @@ Every download by a regulator is itself recorded in the ledger
 
 from __future__ import annotations
 
+import collections
+import concurrent.futures
 import csv
 import datetime
 import hashlib
@@ -27,6 +29,7 @@ import io
 import json
 import shutil
 import zipfile
+import zlib
 from collections.abc import Iterable, Iterator
 from importlib import resources
 from pathlib import Path
@@ -67,6 +70,13 @@ ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 #: export nearly three times as fast as zlib's default for a zip 17 % larger
 #: (bench/README.md).
 ZIP_LEVEL = 1
+#: An entry at least this large (a busy day's events.jsonl) is deflated in blocks of
+#: ZIP_BLOCK bytes by ZIP_THREADS threads (``_BlockDeflate``); smaller entries are
+#: deflated as one stream, exactly as before. Both fixed: the bytes do not depend on
+#: the machine or on which thread finished first.
+ZIP_BLOCKS_FROM = 64 << 20
+ZIP_BLOCK = 16 << 20
+ZIP_THREADS = 2
 PAGE = 5000
 
 EXPORT_DOWNLOADED = register_event_type(
@@ -538,5 +548,52 @@ def write_zip(directory: Path, destination: Path) -> Path:
             # written exactly as before.
             info.file_size = path.stat().st_size
             with path.open("rb") as source, archive.open(info, "w") as sink:
+                if info.file_size >= ZIP_BLOCKS_FROM:
+                    # zipfile keeps the entry's compressor here (CPython 3.11-3.13): one
+                    # that deflates blocks in threads writes the same kind of stream.
+                    sink._compressor = _BlockDeflate(ZIP_LEVEL)  # type: ignore[attr-defined]
                 shutil.copyfileobj(source, sink, 1 << 20)
     return destination
+
+
+def _deflate_block(block: bytes, last: bool) -> bytes:
+    # A fresh compressor per block, flushed to a byte boundary and not final but for
+    # the last: the blocks' outputs laid end to end are one raw deflate stream (as
+    # pigz writes it), which any unzip reads.
+    compressor = zlib.compressobj(ZIP_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
+    return compressor.compress(block) + compressor.flush(zlib.Z_FINISH if last else
+                                                         zlib.Z_SYNC_FLUSH)  # fmt: skip
+
+
+class _BlockDeflate:
+    """A zip entry's compressor (``compress``, ``flush``) that deflates fixed
+    blocks of ``ZIP_BLOCK`` bytes on ``ZIP_THREADS`` threads (zlib works
+    without the GIL), returning their output in order: a big day's
+    events.jsonl deflates in about half the time on two cores."""
+
+    def __init__(self, level: int) -> None:
+        assert level == ZIP_LEVEL
+        self._pool = concurrent.futures.ThreadPoolExecutor(ZIP_THREADS)
+        self._buffer = bytearray()
+        self._pending: collections.deque[concurrent.futures.Future[bytes]] = collections.deque()
+
+    def compress(self, data: bytes) -> bytes:
+        self._buffer += data
+        while len(self._buffer) > ZIP_BLOCK:  # the last block is flushed, never sent here
+            block = bytes(self._buffer[:ZIP_BLOCK])
+            del self._buffer[:ZIP_BLOCK]
+            self._pending.append(self._pool.submit(_deflate_block, block, False))
+        done = []
+        # In order; at most two blocks a thread in flight, so memory stays bounded.
+        while self._pending and (self._pending[0].done()
+                                 or len(self._pending) > 2 * ZIP_THREADS):  # fmt: skip
+            done.append(self._pending.popleft().result())
+        return b"".join(done)
+
+    def flush(self) -> bytes:
+        self._pending.append(self._pool.submit(_deflate_block, bytes(self._buffer), True))
+        self._buffer = bytearray()
+        done = [future.result() for future in self._pending]
+        self._pending.clear()
+        self._pool.shutdown()
+        return b"".join(done)

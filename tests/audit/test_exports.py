@@ -293,3 +293,33 @@ def test_pages_of_any_size_give_the_same_export(exported, tmp_path, monkeypatch)
     paged = export_day(DAY, tmp_path / "paged", now=AFTER)
     assert _files(paged) == _files(exported)
     assert seals.verify_seal(DAY).ok
+
+
+def test_a_big_entry_is_deflated_in_blocks_any_unzip_reads_and_the_bytes_do_not_vary(
+    tmp_path, monkeypatch
+):
+    """A busy day's events.jsonl (gigabytes) is deflated in fixed blocks on two threads
+    (``_BlockDeflate``): one deflate stream all the same, which zipfile reads back with
+    its CRC checked, and the same bytes however the threads finish; smaller entries
+    are deflated as before."""
+    from audit import exports
+
+    monkeypatch.setattr(exports, "ZIP_BLOCKS_FROM", 200_000)
+    monkeypatch.setattr(exports, "ZIP_BLOCK", 64_000)
+    directory = tmp_path / "pitboss-export-2024-05-01"
+    directory.mkdir()
+    lines = b"".join(b'{"position":%d,"payload":{"card":"%s"}}\n' % (n, b"AKQJT98765"[n % 10:][:1])
+                     for n in range(40_000))  # fmt: skip
+    (directory / "events.jsonl").write_bytes(lines)
+    (directory / "small.csv").write_bytes(b"a,b\n1,2\n")
+    first = exports.write_zip(directory, tmp_path / "first.zip")
+    second = exports.write_zip(directory, tmp_path / "second.zip")
+    assert first.read_bytes() == second.read_bytes()
+    with zipfile.ZipFile(first) as archive:
+        assert archive.testzip() is None  # every entry inflates to its recorded CRC
+        assert archive.read(f"{directory.name}/events.jsonl") == lines
+    monkeypatch.setattr(exports, "ZIP_BLOCKS_FROM", len(lines) + 1)
+    whole = exports.write_zip(directory, tmp_path / "whole.zip")
+    assert whole.read_bytes() != first.read_bytes()  # the blocks were used above
+    with zipfile.ZipFile(whole) as archive:
+        assert archive.read(f"{directory.name}/events.jsonl") == lines
