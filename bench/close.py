@@ -328,6 +328,9 @@ def worker_close(day: datetime.date, workers: int) -> dict[str, Any]:
     timed.wrap(operations.close, "read_day", "read_day")  # the one read, in one process
     timed.wrap(operations.close, "read_day_in_parts", "read_day_in_parts")
     timed.wrap(operations.day_read, "run_part", "run_part")  # the parts this process read
+    timed.wrap(operations.day_read, "day_membership", "day_membership")  # the seal's members
+    timed.wrap(operations.day_read, "day_rounds", "day_rounds")  # the rounds to replay
+    timed.wrap(operations.day_read, "merge_parts", "merge_parts")  # events.jsonl from the parts
     timed.wrap(audit.seals, "walk_day", "walk_day")  # only a resumed close's, or verify_seal's
     timed.wrap(audit.exports, "verify_seal", "verify_seal")
     timed.wrap(audit.projections, "run_all", "run_all")
@@ -577,9 +580,14 @@ def read_note(result: dict[str, Any]) -> str:
     whole, _ = calls_total(result, "read_day")
     parts, _ = calls_total(result, "read_day_in_parts")
     own, count = calls_total(result, "run_part")
+    membership, _ = calls_total(result, "day_membership")
+    listed, _ = calls_total(result, "day_rounds")
+    before = f"the seal's members {membership:.1f} s, the rounds listed {listed:.1f} s"
     if parts:
-        return f"in parts, {parts:.1f} s; {count} parts looked at here, {own:.1f} s"
-    return f"whole, {whole:.1f} s"
+        merge, _ = calls_total(result, "merge_parts")
+        return (f"in parts, {parts:.1f} s: {before}; {count} parts looked at here, "
+                f"{own:.1f} s; events.jsonl merged from the parts {merge:.1f} s")
+    return f"whole, {whole:.1f} s: {before}"
 
 
 def print_comparison(runs: dict[int, dict[str, dict[str, Any]]],

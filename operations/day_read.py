@@ -397,6 +397,20 @@ def run_part(directory: str | Path, index: int, holder: Any = None) -> str:
     return "read"
 
 
+def merge_parts(parts: list[Any], path: Path) -> dict[str, Any]:
+    """``events.jsonl`` from the parts' lines: each part's are in position
+    order after their zero-padded positions, so merged as bytes they are the
+    day's in position order."""
+    writer = HashingWriter(path)
+    try:
+        merged = heapq.merge(*parts)
+        while lines := list(itertools.islice(merged, MERGE_LINES)):
+            writer.write(b"".join([line[_PREFIX:] for line in lines]))
+    finally:
+        digest = writer.close()
+    return digest
+
+
 def _can_fork(workers: int) -> bool:
     # A Celery prefork worker's processes are daemons and may not fork; the
     # embedded SQLite default is one process.
@@ -476,16 +490,8 @@ def read_day_in_parts(
         for index in sorted(results):
             tally.merge(DayTally.from_payload(results[index]["tally"]))
         checks = [ChainCheck.from_payload(results[i]["check"]) for i in sorted(results)]
-        writer = HashingWriter(path)
-        try:
-            parts = [cleanup.enter_context((directory / f"part-{i}.events").open("rb"))
-                     for i in range(len(jobs))]  # fmt: skip
-            # Each part's lines are in position order after their zero-padded
-            # positions: merged as bytes, they are the day's in position order.
-            merged = heapq.merge(*parts)
-            while lines := list(itertools.islice(merged, MERGE_LINES)):
-                writer.write(b"".join([line[_PREFIX:] for line in lines]))
-        finally:
-            digest = writer.close()
+        parts = [cleanup.enter_context((directory / f"part-{i}.events").open("rb"))
+                 for i in range(len(jobs))]  # fmt: skip
+        digest = merge_parts(parts, path)
     return DayRead(finish_walk(checks, members, amends), (path, digest),
                    tally if replay else None)  # fmt: skip
