@@ -331,7 +331,7 @@ def _members(day: datetime.date, start: datetime.datetime, end: datetime.datetim
                 start, end, f" AND position > %s AND stream_id IN ({_in(batch)})",
                 (earlier_cutoff, *batch)))  # fmt: skip
     own = set(streams.of_day(day)) | {s for s, bound in days.items() if bound == day}
-    members.update(_ranges_upto(sorted(own), cutoff))
+    members.update(_own_ranges(own, window, end, cutoff))
     # A stream recorded in the window only before the earlier day's cutoff amends nothing.
     return dict(sorted(members.items())), {s: d for s, d in amends.items() if s in members}
 
@@ -372,6 +372,42 @@ def _ranges_upto(stream_ids: list[str], cutoff: int) -> Ranges:
                 [cutoff, *batch],
             )
             found.update({row[0]: tuple(row[1:]) for row in cursor.fetchall()})
+    return found
+
+
+def _own_ranges(own: set[str], window: Ranges, end: datetime.datetime, cutoff: int) -> Ranges:
+    """``_ranges_upto`` of the day's own streams, most of them from what is known
+    already: a stream that began in the window has no event before it, and its
+    events after it are among those from the first position recorded at or after
+    the window's end (every later event has a later position) up to the cutoff,
+    read in one pass over that tail. The rest are probed, and all of them when
+    the tail is long (a day closed long after its end)."""
+    if connection.vendor != "postgresql" or not window:
+        return _ranges_upto(sorted(own), cutoff)
+    span = max(r[3] for r in window.values()) - min(r[2] for r in window.values()) + 1
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT min(position) FROM ledger_event WHERE recorded_at >= %s", [end])
+        tail_from = cursor.fetchone()[0]
+        tail: Ranges = {}
+        if tail_from is not None and cutoff - tail_from > span // 10:
+            return _ranges_upto(sorted(own), cutoff)
+        if tail_from is not None and tail_from <= cutoff:
+            cursor.execute(
+                "SELECT stream_id, min(version), max(version), min(position), max(position) "
+                "FROM ledger_event WHERE position >= %s AND position <= %s GROUP BY stream_id",
+                [tail_from, cutoff],
+            )
+            tail = {row[0]: tuple(row[1:]) for row in cursor.fetchall()}
+    found: Ranges = {}
+    probed: list[str] = []
+    for stream_id in own:
+        inside = window.get(stream_id)
+        if inside is None or inside[0] != 1 or inside[3] > cutoff:
+            probed.append(stream_id)
+            continue
+        after = tail.get(stream_id)
+        found[stream_id] = inside if after is None else (inside[0], after[1], inside[2], after[3])
+    found.update(_ranges_upto(sorted(probed), cutoff))
     return found
 
 

@@ -326,9 +326,12 @@ def read_part(
 # position order. The directory is under the export root, which every
 # process reading parts must therefore share.
 
-#: Parts per worker process: finer parts even out tables of unequal length
-#: and workers of unequal speed.
-PARTS_PER_WORKER = 4
+#: Parts per worker process. One: each part's query scans the whole day's positions
+#: (a table's events are spread over the day) and the server keeps its streams, which
+#: on a 200-table day costs about 6 s of server CPU a part; four a worker spent 48 of the
+#: two CPUs' seconds on that alone (bench/README.md). Finer parts would even out tables
+#: of unequal length, which a casino's day of 200 alike tables does not need.
+PARTS_PER_WORKER = 1
 _PREFIX = len(b"%020d " % 0)
 POLL_SECONDS = 0.2
 #: Lines of the merged parts written at a time (one write and one hash update, not one

@@ -150,3 +150,35 @@ def test_a_day_sealed_without_a_cutoff_takes_the_ledger_head(monkeypatch):
     seal = seal_day(FIRST, now=AFTER)
     assert seal.body["cutoff_position"] == head_position()
     assert seal.event_count == played.events > 0
+
+
+def test_a_day_s_own_streams_are_members_up_to_the_cutoff_whatever_the_window_saw(monkeypatch):
+    """The ranges of a day's own streams (``_own_ranges``) from the window and one
+    pass over what was recorded after it are those two probes a stream give
+    (``_ranges_upto``): a stream begun in the window and continued the next morning,
+    one begun before the window, one wholly after it, one untouched since."""
+    from audit.seals import _own_ranges, _ranges_upto, _window_ranges
+    from tests.audit.helpers import new_stream
+
+    start = datetime.datetime(2024, 5, 1, 10, tzinfo=datetime.UTC)
+    end = start + datetime.timedelta(hours=20)
+    clock = LedgerClock(monkeypatch, start - datetime.timedelta(hours=1))
+    before, inside, late, quiet = (new_stream("own") for _ in range(4))
+    append(before, [counted(1, 1)], expected_version=0, actor=SYSTEM)
+    clock.at = start + datetime.timedelta(hours=1)
+    for stream in (before, inside, quiet):
+        version = 1 if stream == before else 0
+        append(stream, [counted(1, 2), counted(1, 3)], expected_version=version, actor=SYSTEM)
+    filler = new_stream("other")
+    append(filler, [counted(2, n) for n in range(1, 41)], expected_version=0, actor=SYSTEM)
+    clock.at = end + datetime.timedelta(hours=1)  # the next morning, before the close
+    append(inside, [counted(1, 4)], expected_version=2, actor=SYSTEM)
+    append(late, [counted(1, 1)], expected_version=0, actor=SYSTEM)
+    cutoff = head_position()
+    append(inside, [counted(1, 5)], expected_version=3, actor=SYSTEM)  # after the cutoff
+    own = {before, inside, late, quiet}
+    window = _window_ranges(start, end)
+    found = _own_ranges(own, window, end, cutoff)
+    assert found == _ranges_upto(sorted(own), cutoff)
+    assert found[inside][:2] == (1, 3) and found[before][:2] == (1, 3)
+    assert found[late][:2] == (1, 1) and found[quiet][:2] == (1, 2)
