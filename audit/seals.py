@@ -75,6 +75,7 @@ import datetime
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -604,7 +605,7 @@ def seal_hash(body: dict[str, Any]) -> str:
 
 def seal_day(
     day: datetime.date, *, now: datetime.datetime | None = None, cutoff: int | None = None,
-    walk: DayWalk | None = None,
+    walk: DayWalk | None = None, csvs: Path | None = None,
 ) -> DaySeal:
     """Seal ``day`` (or return its existing seal: sealing is idempotent).
 
@@ -613,7 +614,8 @@ def seal_day(
     ``walk`` is the day's walk at that cutoff when the caller has just made
     it (the close reads the day once for its replay, the seal and the
     export); otherwise the day is walked here.
-    The read models are brought up to date first: their CSVs are signed."""
+    The read models are brought up to date first: their CSVs are signed (and
+    written to ``csvs``, when given, for the export to move in)."""
     existing = DaySeal.objects.filter(gaming_day=day).first()
     if existing is not None:
         return existing
@@ -643,7 +645,7 @@ def seal_day(
         raise SealError(f"gaming day {day} has broken hash chains: " + "; ".join(walk.problems))
     from audit.exports import day_contents  # the export's files are written there
 
-    contents = day_contents(day)
+    contents = day_contents(day, csvs)
     contents["side_tables"] = side_tables(start, end)
     previous = DaySeal.objects.filter(gaming_day__lt=day).order_by("-gaming_day").first()
     key, development = signing_key()

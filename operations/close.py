@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -309,6 +310,8 @@ def _close(
         record(STARTED, _start(day, casino, requested_by, force))
         progress("started", 1, 1)
     cutoff = recorded[STARTED].payload["cutoff_position"]
+    # The read models' CSVs as the seal signs them, for the export to move in.
+    csvs = export_root() / f".{day.isoformat()}.csv"
     # The day is read once, by the replay (or by the seal when a run resumes
     # there): that read checks the chains for the seal and writes events.jsonl.
     read = None
@@ -326,7 +329,8 @@ def _close(
             progress("sealed", 0, 1)
             if read is None:
                 read = _read(day, cutoff, progress, False, workers)
-            seal = seal_day(day, now=now, cutoff=cutoff, walk=read.walk)
+            csvs.mkdir(parents=True, exist_ok=True)
+            seal = seal_day(day, now=now, cutoff=cutoff, walk=read.walk, csvs=csvs)
             record(SEALED, {"seal_hash": seal.seal_hash, "merkle_root": seal.merkle_root,
                             "events": seal.event_count, "streams": seal.stream_count})  # fmt: skip
             progress("sealed", 1, 1)
@@ -335,10 +339,11 @@ def _close(
             # a close resumed later checks the day against its seal again.
             check_seal = "sealed" not in report.stages_run
             events = read.events if read is not None else None
-            record(EXPORTED, _export(day, now, progress, check_seal, events))
+            record(EXPORTED, _export(day, now, progress, check_seal, events, csvs))
     finally:
         if read is not None:
             read.events[0].unlink(missing_ok=True)  # moved into the export, or not wanted
+        shutil.rmtree(csvs, ignore_errors=True)
     reconciled = recorded[RECONCILED].payload["totals"]
     record(COMPLETED, {"tables": reconciled["tables"], "variances": reconciled["variances"],
                        "win_cents": reconciled["win_cents"]})  # fmt: skip
@@ -604,7 +609,7 @@ def _bad_beat_funds(day: datetime.date, cutoff: int,
 
 def _export(
     day: datetime.date, now: datetime.datetime, progress: Progress, check_seal: bool,
-    events: tuple[Path, dict[str, Any]] | None = None,
+    events: tuple[Path, dict[str, Any]] | None = None, csvs: Path | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     from audit.exports import export_day, file_digest
 
@@ -616,7 +621,7 @@ def _export(
     root = export_root()
     root.mkdir(parents=True, exist_ok=True)
     directory = export_day(day, root, make_zip=True, now=now, check_seal=check_seal,
-                           events=events)  # fmt: skip
+                           events=events, csvs=csvs)  # fmt: skip
     digest = file_digest(directory.with_suffix(".zip"))
     progress("exported", 1, 1)
     return {"name": directory.name, "zip_sha256": digest["sha256"], "bytes": digest["bytes"]}

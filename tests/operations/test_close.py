@@ -273,14 +273,23 @@ def test_the_close_reads_the_day_once_for_the_replay_the_seal_and_the_export(
     monkeypatch.setattr(audit.seals, "walk_day", forbidden)
     monkeypatch.setattr(audit.exports, "write_events", forbidden)
     monkeypatch.setattr(tables.verification, "iter_round_events", forbidden)
+    # The read models' CSVs too: written once, as the seal signs them, and moved in.
+    csv_rows, tables_read = audit.exports._csv_rows, []
+
+    def rows_once(queryset):
+        tables_read.append(queryset.model._meta.db_table)
+        return csv_rows(queryset)
+
+    monkeypatch.setattr(audit.exports, "_csv_rows", rows_once)
     report = close_gaming_day(DAY, requested_by="finance")
     assert len(reads) == 1
+    assert tables_read and len(tables_read) == len(set(tables_read))
     monkeypatch.undo()
     events = read_stream(close_stream_id(DAY))
     cutoff = events[0].payload["cutoff_position"]
     assert events[1].payload == day_read.replay_apart(DAY, cutoff).payload()
     assert events[1].payload["rounds"] == 60
-    assert not list(report.export.parent.glob(".*"))  # the events file was moved in
+    assert not list(report.export.parent.glob(".*"))  # the events file and CSVs moved in
     again = export_day(DAY, tmp_path / "again", make_zip=True)
     assert again.with_suffix(".zip").read_bytes() == report.export.read_bytes()
 
