@@ -76,7 +76,7 @@ ZIP_LEVEL = 1
 #: deflated as one stream, exactly as before. Both fixed: the bytes do not depend on
 #: the machine or on which thread finished first.
 ZIP_BLOCKS_FROM = 64 << 20
-ZIP_BLOCK = 16 << 20
+ZIP_BLOCK = 2 << 20  # 16 MB blocks held 160 MB of buffers at once; 2 MB hold 25
 ZIP_THREADS = 2
 PAGE = 5000
 #: CSV rows encoded, hashed and written at a time.
