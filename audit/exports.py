@@ -34,7 +34,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from django.conf import settings
@@ -79,6 +79,7 @@ ZIP_BLOCKS_FROM = 64 << 20
 ZIP_BLOCK = 2 << 20  # 16 MB blocks held 160 MB of buffers at once; 2 MB hold 25
 ZIP_THREADS = 2
 PAGE = 5000
+_Item = TypeVar("_Item")
 #: CSV rows encoded, hashed and written at a time.
 CSV_ROWS = 1000
 
@@ -314,7 +315,7 @@ def _write_csv(path: Path | None, rows: Iterable[list[str]]) -> dict[str, Any]:
     writer = HashingWriter(path)
     buffer = io.StringIO()
     table = csv.writer(buffer, lineterminator="\n")
-    for chunk in _chunks(rows, CSV_ROWS):
+    for chunk in in_chunks(rows, CSV_ROWS):
         table.writerows(chunk)
         writer.write(buffer.getvalue().encode())
         buffer.seek(0)
@@ -322,9 +323,10 @@ def _write_csv(path: Path | None, rows: Iterable[list[str]]) -> dict[str, Any]:
     return writer.close()
 
 
-def _chunks(rows: Iterable[list[str]], size: int) -> Iterator[list[list[str]]]:
-    rows = iter(rows)
-    while chunk := list(itertools.islice(rows, size)):
+def in_chunks(items: Iterable[_Item], size: int) -> Iterator[list[_Item]]:
+    """``items`` as lists of ``size`` (the last shorter): written a list at a time."""
+    items = iter(items)
+    while chunk := list(itertools.islice(items, size)):
         yield chunk
 
 

@@ -25,7 +25,6 @@ import concurrent.futures
 import contextlib
 import datetime
 import heapq
-import itertools
 import multiprocessing
 import shutil
 import time
@@ -40,7 +39,7 @@ from django.db import connection, connections
 
 from audit import providers
 from audit.claims import claim as _claim
-from audit.exports import HashingWriter, event_line_of
+from audit.exports import HashingWriter, event_line_of, in_chunks
 from audit.hashing import canonical_json
 from audit.registry import REGISTRY
 from audit.seals import ChainCheck, DayWalk, Ranges, day_membership, finish_walk, member_rows
@@ -292,15 +291,16 @@ def read_part(
         for row in rows:
             (position, stream_id, version, event_type, schema_version, payload, metadata,
              occurred_at, recorded_at, prev_hash, digest) = row  # fmt: skip
-            entry = known.get((event_type, schema_version, payload)) if (
-                type(payload) is str and len(payload) <= KNOWN_PAYLOAD_CHARS) else None  # fmt: skip
+            key = ((event_type, schema_version, payload) if type(payload) is str
+                   and len(payload) <= KNOWN_PAYLOAD_CHARS else None)  # fmt: skip
+            entry = known.get(key) if key is not None else None
             if entry is None:
                 decoded = loads_json(payload)
                 entry = [decoded, canonical_json(decoded), None]
-                if type(payload) is str and len(payload) <= KNOWN_PAYLOAD_CHARS:
+                if key is not None:
                     if len(known) >= KNOWN_PAYLOADS:
                         known.clear()  # bounded: the memory of the read stays flat
-                    known[(event_type, schema_version, payload)] = entry
+                    known[key] = entry
             payload_json = entry[1]
             if metadata != last_metadata:
                 last_metadata, metadata_json = metadata, canonical_json(loads_json(metadata))
@@ -431,8 +431,7 @@ def merge_parts(parts: list[Any], path: Path) -> dict[str, Any]:
     day's in position order."""
     writer = HashingWriter(path)
     try:
-        merged = heapq.merge(*parts)
-        while lines := list(itertools.islice(merged, MERGE_LINES)):
+        for lines in in_chunks(heapq.merge(*parts), MERGE_LINES):
             writer.write(b"".join([line[_PREFIX:] for line in lines]))
     finally:
         digest = writer.close()
