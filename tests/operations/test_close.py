@@ -357,3 +357,27 @@ def test_the_beat_task_closes_the_day_or_says_what_it_waits_for(casino, play):
     # Without a day, beat closes the day that ended last (here: none was played).
     yesterday = close_due_day.apply().get()
     assert "closed: 0 tables" in yesterday
+
+
+def test_a_csv_changed_on_disk_between_the_seal_and_the_export_is_written_again(
+    casino, play, monkeypatch, tmp_path
+):
+    """An insider who edits a read model's CSV the seal left for the export (between
+    the two stages) does not get it into the export: its digest is no longer the one
+    signed, so the export writes it again from the read model."""
+    from audit.exports import export_day
+    from operations import close as close_module
+
+    play()
+    export = close_module._export
+
+    def tampered(day, now, progress, check_seal, events=None, csvs=None):
+        rounds = csvs / "rounds.csv"
+        rounds.write_bytes(rounds.read_bytes().replace(b",", b";", 1))
+        return export(day, now, progress, check_seal, events, csvs)
+
+    monkeypatch.setattr(close_module, "_export", tampered)
+    report = close_gaming_day(DAY, requested_by="finance")
+    monkeypatch.undo()
+    again = export_day(DAY, tmp_path / "again", make_zip=True)
+    assert again.with_suffix(".zip").read_bytes() == report.export.read_bytes()
