@@ -73,7 +73,7 @@ import base64
 import binascii
 import datetime
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -412,18 +412,20 @@ def _own_ranges(own: set[str], window: Ranges, end: datetime.datetime, cutoff: i
     return found
 
 
-def member_rows(members: Ranges, *, some: bool = False) -> Iterator[tuple[Any, ...]]:
+def member_rows(members: Ranges, *, some: bool = False,
+                within: tuple[int, int] | None = None) -> Iterator[tuple[Any, ...]]:  # fmt: skip
     """The members' events in global position order, streamed: a scan of the
-    positions they span, keeping those inside their stream's range. ``some``
-    says the members are a few of the streams in that span (a part of a day
-    read in parts): PostgreSQL then sends only theirs."""
+    positions they span (or only those ``within``, first to last: a part of a
+    day read in parts), keeping those inside their stream's range. ``some``
+    says the members are a few of the streams in that span: PostgreSQL then
+    sends only theirs."""
     if not members:
         return
-    first = min(r[2] for r in members.values())
-    last = max(r[3] for r in members.values())
-    listed, params = "", [first, last]
+    if within is None:
+        within = (min(r[2] for r in members.values()), max(r[3] for r in members.values()))
+    listed, params = "", list(within)
     if some and connection.vendor == "postgresql":
-        listed, params = " AND stream_id = ANY(%s)", [first, last, list(members)]
+        listed, params = " AND stream_id = ANY(%s)", [*within, list(members)]
     sql = (
         "SELECT position, stream_id, version, event_type, schema_version, {payload}, "
         "{metadata}, {occurred_at}, {recorded_at}, prev_hash, hash FROM ledger_event "
@@ -451,25 +453,52 @@ def before_members(members: Ranges, columns: str = "stream_id, hash") -> list[tu
     return sorted(rows, key=lambda row: row[1 if columns.startswith("position") else 0])
 
 
+#: A stream's head in a part of the day read in parts when its events began in an
+#: earlier part: its first event's link is checked when the parts are put together.
+CARRIED = (-1, "")
+
+
+def _problem(stream_id: str, version: int, position: int, problem: str) -> str:
+    return f"stream {stream_id} version {version} (position {position}): {problem}"
+
+
+def _link_problem(before: tuple[int, str] | None, version: int, prev_hash: str) -> str:
+    if before is None or version != before[0] + 1:
+        return f"version {version - 1} is missing: an event was removed"
+    if prev_hash != before[1]:
+        return "prev_hash does not match the previous event's hash"
+    return ""
+
+
 class ChainCheck:
     """Every hash and link of some of a day's members, checked as their events
     arrive in position order (``member_rows``), and each stream's head kept:
     the seal's walk, fed by ``walk_day`` or by a caller reading the day for
     more than the seal (the close's one read of the day). The payload and
-    metadata come as canonical JSON text (``canonical_payload``)."""
+    metadata come as canonical JSON text (``canonical_payload``).
 
-    def __init__(self, members: Ranges | None = None) -> None:
+    A part of a day read in parts by position range checks its own events;
+    for a ``carried`` stream, begun in an earlier part, it keeps its first
+    event's version and link, which ``finish_walk`` checks against the head
+    the parts before it left."""
+
+    def __init__(self, members: Ranges | None = None, carried: Iterable[str] = ()) -> None:
         self.heads: dict[str, tuple[int, str]] = {}
+        #: stream -> (version, prev_hash, position) of its first event here, when carried.
+        self.carried: dict[str, tuple[int, str, int]] = {}
         if members is not None:
+            carried = set(carried)
+            own = {s: found for s, found in members.items() if s not in carried}
             self.heads = {stream_id: (0, GENESIS_HASH)
-                          for stream_id, found in members.items() if found[0] == 1}  # fmt: skip
+                          for stream_id, found in own.items() if found[0] == 1}  # fmt: skip
             self.heads.update({stream_id: (version, h) for stream_id, version, h
-                               in before_members(members, "stream_id, version, hash")})  # fmt: skip
+                               in before_members(own, "stream_id, version, hash")})  # fmt: skip
+            self.heads.update(dict.fromkeys(carried, CARRIED))
         self.events = 0
         self.first_position: int | None = None
         self.last_position: int | None = None
-        #: (position, what is wrong), in position order.
-        self.problems: list[tuple[int, str]] = []
+        #: (position, stream, what is wrong), in position order; one a stream.
+        self.problems: list[tuple[int, str, str]] = []
         self.seen: set[str] = set()
         self._broken: set[str] = set()
 
@@ -486,6 +515,9 @@ class ChainCheck:
         if stream_id in self._broken:
             return
         expected_prev = before[1] if before and version == before[0] + 1 else None
+        if before is CARRIED:  # its link is the parts' to check
+            self.carried[stream_id] = (version, prev_hash, position)
+            expected_prev = prev_hash
         problem = ""
         if expected_prev is None:
             problem = f"version {version - 1} is missing: an event was removed"
@@ -497,45 +529,60 @@ class ChainCheck:
             problem = "content altered: the recomputed hash differs from the stored one"
         if problem:
             self._broken.add(stream_id)
-            self.problems.append(
-                (position, f"stream {stream_id} version {version} (position {position}): {problem}")
-            )
+            self.problems.append((position, stream_id,
+                                  _problem(stream_id, version, position, problem)))  # fmt: skip
 
     def to_payload(self) -> dict[str, Any]:
         """What ``finish_walk`` needs of the check, as JSON (a part read elsewhere)."""
         return {"heads": {stream_id: self.heads[stream_id] for stream_id in self.seen},
-                "events": self.events, "first_position": self.first_position,
-                "last_position": self.last_position, "problems": self.problems}  # fmt: skip
+                "carried": self.carried, "events": self.events,
+                "first_position": self.first_position, "last_position": self.last_position,
+                "problems": self.problems}  # fmt: skip
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> ChainCheck:
         check = cls()
         check.heads = {stream_id: (head[0], head[1])
                        for stream_id, head in payload["heads"].items()}  # fmt: skip
+        check.carried = {stream_id: (first[0], first[1], first[2])
+                         for stream_id, first in payload["carried"].items()}  # fmt: skip
         check.seen = set(check.heads)
         check.events = payload["events"]
         check.first_position = payload["first_position"]
         check.last_position = payload["last_position"]
-        check.problems = [(position, text) for position, text in payload["problems"]]
+        check.problems = [(position, stream_id, text)
+                          for position, stream_id, text in payload["problems"]]  # fmt: skip
         return check
 
 
 def finish_walk(checks: list[ChainCheck], members: Ranges,
                 amends: dict[str, datetime.date]) -> DayWalk:  # fmt: skip
-    """The day's walk from the checks of disjoint sets of its members (one,
-    or one per part of a day read in parts): counts, problems in position
-    order, and the Merkle root over every stream's head."""
+    """The day's walk from the checks of its parts in position order (one, or
+    one per part of a day read in parts): counts, problems in position order
+    (each stream's first, as one check of the whole day finds it: a carried
+    stream's link before what its part found at the same event), and the
+    Merkle root over every stream's head."""
     walk = DayWalk(amends=amends, ranges=members)
-    problems: list[tuple[int, str]] = []
+    problems: list[tuple[int, int, str, str]] = []
     for check in checks:
         walk.events += check.events
         if check.first_position is not None:
             walk.first_position = min(check.first_position,
                                       walk.first_position or check.first_position)  # fmt: skip
             walk.last_position = max(check.last_position or 0, walk.last_position or 0)
-        problems.extend(check.problems)
+        for stream_id, (version, prev_hash, position) in check.carried.items():
+            problem = _link_problem(walk.heads.get(stream_id), version, prev_hash)
+            if problem:
+                problems.append((position, 0, stream_id,
+                                 _problem(stream_id, version, position, problem)))  # fmt: skip
+        problems.extend((position, 1, stream_id, text)
+                        for position, stream_id, text in check.problems)  # fmt: skip
         walk.heads.update({stream_id: check.heads[stream_id] for stream_id in check.seen})
-    walk.problems = [problem for _, problem in sorted(problems)]
+    broken: set[str] = set()
+    for _, _, stream_id, text in sorted(problems):
+        if stream_id not in broken:
+            broken.add(stream_id)
+            walk.problems.append(text)
     root = MerkleRoot()
     for stream_id in sorted(walk.heads):
         root.add(leaf_hash(stream_id, *walk.heads[stream_id]))

@@ -330,7 +330,7 @@ def worker_close(day: datetime.date, workers: int) -> dict[str, Any]:
     timed.wrap(operations.day_read, "run_part", "run_part")  # the parts this process read
     timed.wrap(operations.day_read, "day_membership", "day_membership")  # the seal's members
     timed.wrap(operations.day_read, "day_rounds", "day_rounds")  # the rounds to replay
-    timed.wrap(operations.day_read, "merge_parts", "merge_parts")  # events.jsonl from the parts
+    timed.wrap(operations.day_read, "join_parts", "join_parts")  # events.jsonl from the parts
     timed.wrap(audit.seals, "walk_day", "walk_day")  # only a resumed close's, or verify_seal's
     timed.wrap(audit.exports, "verify_seal", "verify_seal")
     timed.wrap(audit.projections, "run_all", "run_all")
@@ -584,9 +584,9 @@ def read_note(result: dict[str, Any]) -> str:
     listed, _ = calls_total(result, "day_rounds")
     before = f"the seal's members {membership:.1f} s, the rounds listed {listed:.1f} s"
     if parts:
-        merge, _ = calls_total(result, "merge_parts")
+        joined, _ = calls_total(result, "join_parts")
         return (f"in parts, {parts:.1f} s: {before}; {count} parts looked at here, "
-                f"{own:.1f} s; events.jsonl merged from the parts {merge:.1f} s")
+                f"{own:.1f} s; events.jsonl joined from the parts {joined:.1f} s")
     return f"whole, {whole:.1f} s: {before}"
 
 

@@ -17,7 +17,7 @@ when it finishes, so the stream *is* the job's state:
    findings and the exact theoretical win. The replay is the day's one read
    (``operations.day_read``): the same pass checks every hash and link for
    the seal and writes the export's ``events.jsonl``; with several workers,
-   in parts by table, each a Celery task. A run that resumes at the seal
+   in parts by position range, each a Celery task. A run that resumes at the seal
    reads the day then.
 3. ``close.reconciled`` — per table, the count's win and hold beside the
    ledger's figures, and the variances (``tables.reconciliation``); per Bad
@@ -405,7 +405,7 @@ def _start(day: datetime.date, casino: Casino, requested_by: str, force: bool) -
 def _read(day: datetime.date, cutoff: int, progress: Progress, replay: bool,
           workers: int) -> DayRead:
     """The close's one read of the day (``operations.day_read``), its
-    ``events.jsonl`` written aside for the export; in parts by table, read by
+    ``events.jsonl`` written aside for the export; in parts by position range, read by
     ``workers`` processes, when there are more than one."""
     from audit.exports import export_name
 

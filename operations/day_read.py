@@ -24,12 +24,11 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import datetime
-import heapq
 import multiprocessing
 import shutil
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,7 +38,7 @@ from django.db import connection, connections
 
 from audit import providers
 from audit.claims import claim as _claim
-from audit.exports import HashingWriter, event_line_of, in_chunks
+from audit.exports import HashingWriter, event_line_of
 from audit.hashing import canonical_json
 from audit.registry import REGISTRY
 from audit.seals import ChainCheck, DayWalk, Ranges, day_membership, finish_walk, member_rows
@@ -264,16 +263,18 @@ def replay_apart(day: datetime.date, cutoff: int) -> DayTally:
 def read_part(
     members: Ranges, rounds: set[str], rows: Iterable[tuple[Any, ...]],
     write: Callable[[bytes], Any], on_round: Callable[[int], None] | None = None,
-    prefix: bool = False,
+    carried: Iterable[str] = (), earlier: Iterable[tuple[Any, ...]] = (),
 ) -> tuple[ChainCheck, DayTally]:  # fmt: skip
     """One pass over ``rows`` (``member_rows`` of ``members``, in position
-    order): each event checked, written as its ``events.jsonl`` line (after
-    its position, zero-padded, with ``prefix``: a part merged later), and
-    the streams in ``rounds`` replayed as each completes."""
+    order): each event checked, written as its ``events.jsonl`` line, and the
+    streams in ``rounds`` replayed as each completes. A part of a day read in
+    parts by position range names the streams begun before it (``carried``,
+    see ``ChainCheck``) and gives ``earlier`` the events before it of the
+    rounds it replays, which are held for their replay and nothing more."""
     from audit.projections import batch_gc
     from tables.rules.events import ROUND_EVENT_TYPES
 
-    check = ChainCheck(members)
+    check = ChainCheck(members, carried)
     tally = DayTally()
     upcast = REGISTRY.upcast
     current = {name: t.version for name, t in REGISTRY.event_types.items()}
@@ -287,46 +288,58 @@ def read_part(
     # Most payloads recur (a card to a seat, a wager of an amount): each is decoded, put
     # in canonical form and built into its round event once, [decoded, canonical, event].
     known: dict[tuple[str, int, str], list[Any]] = {}
+
+    def entry_of(event_type: str, schema_version: int, payload: Any) -> list[Any]:
+        key = ((event_type, schema_version, payload) if type(payload) is str
+               and len(payload) <= KNOWN_PAYLOAD_CHARS else None)  # fmt: skip
+        entry = known.get(key) if key is not None else None
+        if entry is None:
+            decoded = loads_json(payload)
+            entry = [decoded, canonical_json(decoded), None]
+            if key is not None:
+                if len(known) >= KNOWN_PAYLOADS:
+                    known.clear()  # bounded: the memory of the read stays flat
+                known[key] = entry
+        return entry
+
+    def hold(row: tuple[Any, ...], entry: list[Any], occurred: str) -> None:
+        """Keep a round's event for its replay, built from its payload."""
+        position, stream_id, version, event_type, schema_version, payload = row[:6]
+        decoded = entry[0]
+        kind = round_type(event_type)
+        if schema_version != current.get(event_type, schema_version):
+            # An upcaster may change the payload it is given: a copy of its own.
+            schema_version, decoded = upcast(event_type, schema_version, loads_json(payload))
+            if kind is not None:
+                built.setdefault(stream_id, []).append(None)  # built by verify_round
+        elif kind is not None:
+            if entry[2] is None:
+                entry[2] = kind.from_payload(decoded)
+            built.setdefault(stream_id, []).append(entry[2])
+        at = datetime.datetime.fromisoformat(occurred)
+        pending.setdefault(stream_id, []).append(
+            EventFacts(position, stream_id, version, event_type, schema_version, decoded, at))
+
     with batch_gc():
+        for row in earlier:
+            if row[1] in rounds:
+                hold(row, entry_of(row[3], row[4], row[5]), stamp(row[7]))
         for row in rows:
             (position, stream_id, version, event_type, schema_version, payload, metadata,
              occurred_at, recorded_at, prev_hash, digest) = row  # fmt: skip
-            key = ((event_type, schema_version, payload) if type(payload) is str
-                   and len(payload) <= KNOWN_PAYLOAD_CHARS else None)  # fmt: skip
-            entry = known.get(key) if key is not None else None
-            if entry is None:
-                decoded = loads_json(payload)
-                entry = [decoded, canonical_json(decoded), None]
-                if key is not None:
-                    if len(known) >= KNOWN_PAYLOADS:
-                        known.clear()  # bounded: the memory of the read stays flat
-                    known[key] = entry
+            entry = entry_of(event_type, schema_version, payload)
             payload_json = entry[1]
             if metadata != last_metadata:
                 last_metadata, metadata_json = metadata, canonical_json(loads_json(metadata))
             occurred, recorded = stamp(occurred_at), stamp(recorded_at)
             add(position, stream_id, version, event_type, schema_version, payload_json,
                 metadata_json, occurred, recorded, prev_hash, digest)  # fmt: skip
-            line = event_line_of(position, stream_id, version, event_type, schema_version,
-                                 payload_json, metadata_json, occurred, recorded, prev_hash,
-                                 digest)  # fmt: skip
-            write(b"%020d " % position + line if prefix else line)
+            write(event_line_of(position, stream_id, version, event_type, schema_version,
+                                payload_json, metadata_json, occurred, recorded, prev_hash,
+                                digest))  # fmt: skip
             if stream_id not in rounds:
                 continue
-            decoded = entry[0]
-            kind = round_type(event_type)
-            if schema_version != current.get(event_type, schema_version):
-                # An upcaster may change the payload it is given: a copy of its own.
-                schema_version, decoded = upcast(event_type, schema_version, loads_json(payload))
-                if kind is not None:
-                    built.setdefault(stream_id, []).append(None)  # built by verify_round
-            elif kind is not None:
-                if entry[2] is None:
-                    entry[2] = kind.from_payload(decoded)
-                built.setdefault(stream_id, []).append(entry[2])
-            at = datetime.datetime.fromisoformat(occurred)
-            pending.setdefault(stream_id, []).append(
-                EventFacts(position, stream_id, version, event_type, schema_version, decoded, at))
+            hold(row, entry, occurred)
             if version == members[stream_id][1]:  # the round's last event up to the cutoff
                 tally.add(stream_id, pending.pop(stream_id), built.pop(stream_id, None))
                 if on_round is not None and tally.rounds % PROGRESS_EVERY == 0:
@@ -336,67 +349,71 @@ def read_part(
     return check, tally
 
 
-# --- the read in parts, by table ------------------------------------------------------------
+# --- the read in parts, by position range ------------------------------------------------
 #
-# A day read in parts: the day's streams are split by table (a table's rounds,
-# its table day, its count; streams of no table go with the lightest part)
-# into parts of about equal events. Each part is one task
-# (``operations.tasks.read_close_part``): whichever process claims it (a
-# PostgreSQL advisory lock, held by the claimer's own connection, so a killed
-# claimer frees it) reads its streams in position order as ``read_part`` does
-# and leaves two files in the run's directory: its ``events.jsonl`` lines
-# after their positions, and its result (the chain check and the tally). The
-# close itself claims parts too, and once every part has a result merges
-# them: the tallies, the walk, and ``events.jsonl`` from the parts' lines in
-# position order. The directory is under the export root, which every
-# process reading parts must therefore share.
+# A day read in parts: the day's positions are cut into ranges of about equal
+# events. Each part is one task (``operations.tasks.read_close_part``):
+# whichever process claims it (a PostgreSQL advisory lock, held by the
+# claimer's own connection, so a killed claimer frees it) reads the events of
+# its range as ``read_part`` does, replays the rounds that end in it (with
+# their events before it, read apart: a few hundred rounds are open at any
+# point of a day), and leaves two files in the run's directory: its
+# ``events.jsonl`` lines and its result (the chain check and the tally). The
+# close itself claims parts too, and once every part has a result puts them
+# together: the tallies, the walk (the links of the streams that cross from
+# one part into the next checked there), and ``events.jsonl``, the parts'
+# lines one after the other. The directory is under the export root, which
+# every process reading parts must therefore share.
+#
+# By table (stop 27's choice) each part scanned the whole day's positions for
+# its tables' events, and its lines had to be merged by position after the
+# parts were read: 22 s of a 200-table day's close on one CPU while the other
+# idled (bench/README.md). By position range a part scans its own range and
+# the lines are already in order.
 
-#: Parts per worker process. One: each part's query scans the whole day's positions
-#: (a table's events are spread over the day) and the server keeps its streams, which
-#: on a 200-table day costs about 6 s of server CPU a part; four a worker spent 48 of the
-#: two CPUs' seconds on that alone (bench/README.md). Finer parts would even out tables
-#: of unequal length, which a casino's day of 200 alike tables does not need.
+#: Parts per worker process: about equal in events, so one each.
 PARTS_PER_WORKER = 1
-_PREFIX = len(b"%020d " % 0)
 POLL_SECONDS = 0.2
-#: Lines of the merged parts written at a time (one write and one hash update, not one
-#: per line: 20 % of the merge).
-MERGE_LINES = 4096
+#: Bytes of the parts' lines copied into ``events.jsonl`` at a time.
+JOIN_BYTES = 8 << 20
 
 
-def _table_of(stream_id: str, rounds: dict[str, str]) -> str | None:
-    """The table a stream is of: a round's from its opening, a table day's
-    and a count's from their ids (``<kind>:<table>:<day>``); else none."""
-    from tables.count import COUNT_STREAM_KIND
-    from tables.table_day import TABLE_STREAM_KIND
+def plan_parts(members: Ranges, rounds: Collection[str], parts: int) -> list[dict[str, Any]]:
+    """The day's positions cut into at most ``parts`` ranges of about equal
+    events (each stream counted where it ends): see ``plans_at``."""
+    ends = sorted((found[3], found[1] - found[0] + 1) for found in members.values())
+    total = sum(count for _, count in ends)
+    cuts: list[int] = []
+    running = 0
+    for position, count in ends:
+        running += count
+        if len(cuts) < parts - 1 and running >= total * (len(cuts) + 1) / parts:
+            cuts.append(position)
+    return plans_at(members, rounds, cuts)
 
-    table = rounds.get(stream_id)
-    if table is None:
-        kind, _, rest = stream_id.partition(":")
-        if kind in (TABLE_STREAM_KIND, COUNT_STREAM_KIND):
-            table = rest.rpartition(":")[0] or None
-    return table
 
-
-def plan_parts(members: Ranges, rounds: dict[str, str], parts: int) -> list[list[str]]:
-    """The member streams split by table into at most ``parts`` lists of about
-    equal events (heaviest table first into the lightest part)."""
-    tables: dict[str, list[str]] = {}
-    rest: list[str] = []
-    for stream_id in members:
-        table = _table_of(stream_id, rounds)
-        (tables.setdefault(table, []) if table is not None else rest).append(stream_id)
-
-    def weight(streams: list[str]) -> int:
-        return sum(members[s][1] - members[s][0] + 1 for s in streams)
-
-    bins: list[tuple[int, list[str]]] = [(0, []) for _ in range(max(1, min(parts, len(tables))))]
-    for streams in sorted(tables.values(), key=weight, reverse=True):
-        bins.sort(key=lambda b: b[0])
-        bins[0] = (bins[0][0] + weight(streams), bins[0][1] + streams)
-    bins.sort(key=lambda b: b[0])
-    bins[0] = (bins[0][0] + weight(rest), bins[0][1] + rest)
-    return [sorted(streams) for _, streams in bins if streams]
+def plans_at(members: Ranges, rounds: Collection[str], cuts: list[int]) -> list[dict[str, Any]]:
+    """The parts of the day's positions cut after each of ``cuts``: each
+    with its range, the members whose events reach into it, those of them
+    begun before it (``carried``) and the rounds it replays: those that end
+    in it."""
+    first = min(found[2] for found in members.values())
+    last = max(found[3] for found in members.values())
+    cuts = sorted(cut for cut in set(cuts) if first <= cut < last)
+    plans = []
+    for low, high in zip([first, *(cut + 1 for cut in cuts)], [*cuts, last], strict=True):
+        reaching = {s: found for s, found in members.items()
+                    if found[2] <= high and found[3] >= low}  # fmt: skip
+        if not reaching:
+            continue
+        plans.append({
+            "within": [low, high],
+            "members": reaching,
+            "carried": sorted(s for s, found in reaching.items() if found[2] < low),
+            "rounds": sorted(s for s, found in reaching.items()
+                             if s in rounds and found[3] <= high),
+        })  # fmt: skip
+    return plans
 
 
 def run_part(directory: str | Path, index: int, holder: Any = None) -> str:
@@ -414,10 +431,15 @@ def run_part(directory: str | Path, index: int, holder: Any = None) -> str:
             return "read already"
         job = orjson.loads(plan.read_bytes())
         members = {s: tuple(r) for s, r in job["members"].items()}
+        low, high = job["within"]
+        rounds = set(job["rounds"])
+        begun = {s: members[s] for s in rounds if members[s][2] < low}
+        earlier = member_rows(begun, some=True, within=(
+            min((found[2] for found in begun.values()), default=low), low - 1))  # fmt: skip
         with (directory / f"part-{index}.events").open("wb") as sink:
-            check, tally = read_part(members, set(job["rounds"]),
-                                     member_rows(members, some=True), sink.write,
-                                     prefix=True)  # fmt: skip
+            rows = member_rows(members, within=(low, high))
+            check, tally = read_part(members, rounds, rows, sink.write,
+                                     carried=job["carried"], earlier=earlier)  # fmt: skip
         written = result.with_suffix(".partial")
         written.write_bytes(orjson.dumps({"check": check.to_payload(),
                                           "tally": tally.payload()}))  # fmt: skip
@@ -425,14 +447,15 @@ def run_part(directory: str | Path, index: int, holder: Any = None) -> str:
     return "read"
 
 
-def merge_parts(parts: list[Any], path: Path) -> dict[str, Any]:
-    """``events.jsonl`` from the parts' lines: each part's are in position
-    order after their zero-padded positions, so merged as bytes they are the
-    day's in position order."""
+def join_parts(parts: list[Path], path: Path) -> dict[str, Any]:
+    """``events.jsonl`` from the parts' lines, each part's in position order
+    and the parts in the order of their ranges."""
     writer = HashingWriter(path)
     try:
-        for lines in in_chunks(heapq.merge(*parts), MERGE_LINES):
-            writer.write(b"".join([line[_PREFIX:] for line in lines]))
+        for part in parts:
+            with part.open("rb") as lines:
+                while chunk := lines.read(JOIN_BYTES):
+                    writer.write(chunk)
     finally:
         digest = writer.close()
     return digest
@@ -454,7 +477,7 @@ def read_day_in_parts(
     day: datetime.date, cutoff: int, path: Path, *, replay: bool, workers: int,
     scratch: Path, on_round: Callable[[int], None] | None = None,
 ) -> DayRead:  # fmt: skip
-    """``read_day`` in parts by table (see above), read by ``workers``
+    """``read_day`` in parts by position range (see above), read by ``workers``
     processes: Celery workers when a broker is configured (the close's own
     process reads parts too), else a pool forked here, or, in a process that
     may not fork, the tasks in this process one after the other. A day of
@@ -471,18 +494,16 @@ def read_day_in_parts(
         members.get(s, (0,))[0] != 1 for s in rounds
     ):
         return _read_whole(day, cutoff, path, members, amends, rounds, replay, on_round)
-    streams = plan_parts(members, rounds, workers * PARTS_PER_WORKER)
+    plans = plan_parts(members, rounds, workers * PARTS_PER_WORKER)
     for leftover in scratch.glob(f".close-{day.isoformat()}-*"):
         shutil.rmtree(leftover, ignore_errors=True)  # a killed run's: its parts stop at once
     directory = scratch / f".close-{day.isoformat()}-{uuid.uuid4().hex[:12]}"
     directory.mkdir(parents=True)
     with contextlib.ExitStack() as cleanup:
         cleanup.callback(shutil.rmtree, directory, ignore_errors=True)
-        for index, part in enumerate(streams):
-            (directory / f"part-{index}.plan.json").write_bytes(orjson.dumps({
-                "members": {s: members[s] for s in part},
-                "rounds": [s for s in part if s in rounds]}))  # fmt: skip
-        jobs = [(str(directory), index) for index in range(len(streams))]
+        for index, part in enumerate(plans):
+            (directory / f"part-{index}.plan.json").write_bytes(orjson.dumps(part))
+        jobs = [(str(directory), index) for index in range(len(plans))]
         if settings.CELERY_TASK_ALWAYS_EAGER and _can_fork(workers):
             connections.close_all()
             pool = multiprocessing.get_context("fork").Pool(workers - 1)
@@ -516,8 +537,6 @@ def read_day_in_parts(
         for index in sorted(results):
             tally.merge(DayTally.from_payload(results[index]["tally"]))
         checks = [ChainCheck.from_payload(results[i]["check"]) for i in sorted(results)]
-        parts = [cleanup.enter_context((directory / f"part-{i}.events").open("rb"))
-                 for i in range(len(jobs))]  # fmt: skip
-        digest = merge_parts(parts, path)
+        digest = join_parts([directory / f"part-{i}.events" for i in range(len(jobs))], path)
     return DayRead(finish_walk(checks, members, amends), (path, digest),
                    tally if replay else None)  # fmt: skip

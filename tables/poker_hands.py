@@ -296,7 +296,7 @@ class HandTally:
         for name in ("hands", "events", "findings", "rake_cents", "required_rake_cents",
                      "bad_beat_cents", "required_bad_beat_cents"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.ruleset_id = self.ruleset_id or other.ruleset_id
+        self.ruleset_id = other.ruleset_id or self.ruleset_id  # add keeps the last
         for fund, hands in other.bad_beats.items():
             self.bad_beats[fund] = sorted([*self.bad_beats.get(fund, []), *hands])
         return self

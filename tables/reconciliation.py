@@ -147,7 +147,7 @@ class PlayTally:
         self.paid_cents += other.paid_cents
         self.returned_cents += other.returned_cents
         self.theoretical += other.theoretical
-        self.ruleset_id = self.ruleset_id or other.ruleset_id
+        self.ruleset_id = other.ruleset_id or self.ruleset_id  # add keeps the last
         return self
 
     def to_payload(self) -> dict[str, Any]:

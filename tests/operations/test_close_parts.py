@@ -1,16 +1,19 @@
-"""The close's read of the day in parts by table (``operations.day_read``):
-the same figures, seal and export as one read, whoever reads the parts —
-the tasks in this process (eager Celery, the embedded default), a forked
-pool (the command on PostgreSQL), or the close's own process taking over a
-part no one else does."""
+"""The close's read of the day in parts by position range
+(``operations.day_read``): the same figures, seal and export as one read,
+wherever the cuts fall (inside rounds, inside an event removed or altered)
+and whoever reads the parts — the tasks in this process (eager Celery, the
+embedded default), a forked pool (the command on PostgreSQL), or the close's
+own process taking over a part no one else does."""
 
 from __future__ import annotations
+
+import itertools
 
 import pytest
 
 from audit import claims
 from audit.ledger import read_stream
-from audit.seals import day_membership, walk_day
+from audit.seals import day_membership, member_rows, walk_day
 from operations import day_read
 from operations.close import close_gaming_day, close_stream_id
 from tables.simulation import TableDayPlan
@@ -40,17 +43,87 @@ def _same_as_one_read(report, tmp_path):
     assert again.with_suffix(".zip").read_bytes() == report.export.read_bytes()
 
 
-def test_the_parts_split_the_day_by_table_into_disjoint_sets_of_its_streams(casino, play):
+def test_the_parts_cut_the_day_s_positions_into_ranges_each_round_replayed_in_one(casino, play):
     play(rounds=12)
     members, _ = day_membership(DAY, None)
     rounds = day_read.day_rounds(DAY, 10**9)
-    parts = day_read.plan_parts(members, rounds, 8)
-    assert len(parts) == 2  # two tables: one part each, whatever was asked
-    assert sorted(s for part in parts for s in part) == sorted(members)
-    for part in parts:
-        tables = {day_read._table_of(s, rounds) for s in part} - {None}
-        assert len(tables) == 1
-    assert set(rounds.values()) == {"T1", "D1"}
+    plans = day_read.plan_parts(members, rounds, 3)
+    assert len(plans) == 3
+    ranges = [tuple(plan["within"]) for plan in plans]
+    assert ranges[0][0] == min(r[2] for r in members.values())
+    assert ranges[-1][1] == max(r[3] for r in members.values())
+    assert all(high + 1 == low for (_, high), (low, _) in itertools.pairwise(ranges))
+    replayed = [s for plan in plans for s in plan["rounds"]]
+    assert sorted(replayed) == sorted(rounds)  # each round once: in the part it ends in
+    for plan, (low, high) in zip(plans, ranges, strict=True):
+        assert all(low <= members[s][3] <= high for s in plan["rounds"])
+        assert plan["carried"] == sorted(s for s in plan["members"] if members[s][2] < low)
+    assert plans[1]["carried"]  # the table days, open all day, cross every cut
+
+
+def _cut_every(monkeypatch, step):
+    """The day cut after every ``step`` positions, whatever lies there."""
+    monkeypatch.setattr(day_read, "_can_fork", lambda workers: False)
+    monkeypatch.setattr(day_read, "plan_parts", lambda members, rounds, parts: day_read.plans_at(
+        members, rounds, list(range(min(r[2] for r in members.values()) + step,
+                                    max(r[3] for r in members.values()), step))))
+
+
+def test_parts_cut_inside_rounds_give_the_one_read_close(casino, play, monkeypatch, tmp_path):
+    play(TableDayPlan(inventory_short_cents={"T1": 3_000}))
+    _cut_every(monkeypatch, 37)  # rounds begun in one part and replayed in a later one
+    report = close_gaming_day(DAY, requested_by="finance", workers=2)
+    assert report.rounds == 60
+    _same_as_one_read(report, tmp_path)
+
+
+def _round_event_after_a_cut(step):
+    """A round's event that a cut every ``step`` positions makes the first of its part
+    while the round began in the part before."""
+    from django.db import connection
+
+    members, _ = day_membership(DAY, None)
+    start = min(r[2] for r in members.values()) + 1  # each part's first: a cut's next
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT stream_id, version, position FROM ledger_event WHERE stream_id LIKE "
+            "'round:%%' AND version > 2 AND position > %s AND (position - %s) %% %s = 0 "
+            "ORDER BY position LIMIT 1",
+            [start, start, step])
+        return cursor.fetchone()
+
+
+@pytest.mark.parametrize("tamper", ["removed", "altered", "relinked", "altered twice"])
+def test_a_tampered_event_where_a_part_begins_is_named_as_one_read_names_it(
+    casino, play, monkeypatch, tmp_path, tamper
+):
+    from django.db import connection
+
+    play(rounds=12)
+    stream_id, version, position = _round_event_after_a_cut(37)
+    altered = "UPDATE ledger_event SET payload = payload || '{\"x\": 1}' WHERE position = %s"
+    changes = {
+        "removed": [("DELETE FROM ledger_event WHERE position = %s", [position])],
+        "altered": [(altered, [position])],
+        "relinked": [("UPDATE ledger_event SET prev_hash = repeat('0', 64) WHERE position = %s",
+                      [position])],
+        # The stream's first break, in the part before, is the one named.
+        "altered twice": [(altered, [position]), (
+            altered.replace("position = %s", "stream_id = %s AND version = 1"), [stream_id])],
+    }[tamper]  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        for sql, params in changes:
+            cursor.execute(sql, params)
+        cursor.execute("SET LOCAL session_replication_role = origin")
+    _cut_every(monkeypatch, 37)
+    cutoff = 10**9
+    whole = walk_day(DAY, cutoff=cutoff)
+    assert len(whole.problems) == 1 and f"stream {stream_id} " in whole.problems[0]
+    read = day_read.read_day_in_parts(DAY, cutoff, tmp_path / "events.jsonl", replay=False,
+                                      workers=2, scratch=tmp_path)  # fmt: skip
+    assert read.walk.problems == whole.problems
+    assert (read.walk.merkle_root, read.walk.events) == (whole.merkle_root, whole.events)
 
 
 def test_parts_read_by_eager_tasks_in_this_process_give_the_one_read_close(
@@ -97,11 +170,10 @@ def test_a_part_held_by_a_live_reader_is_left_and_read_once_that_reader_dies(
 
     play(rounds=12)
     members, _ = day_membership(DAY, None)
-    part = day_read.plan_parts(members, day_read.day_rounds(DAY, 10**9), 2)[0]
+    plan = day_read.plan_parts(members, day_read.day_rounds(DAY, 10**9), 2)[0]
     directory = tmp_path / ".close-2024-05-01-run"
     directory.mkdir()
-    (directory / "part-0.plan.json").write_bytes(orjson.dumps(
-        {"members": {s: members[s] for s in part}, "rounds": []}))
+    (directory / "part-0.plan.json").write_bytes(orjson.dumps(plan))
     reader = connections.create_connection("default")  # another worker's claim
     with reader.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [
@@ -112,8 +184,11 @@ def test_a_part_held_by_a_live_reader_is_left_and_read_once_that_reader_dies(
     assert day_read.run_part(directory, 0) == "read"
     assert day_read.run_part(directory, 0) == "read already"
     result = orjson.loads((directory / "part-0.json").read_bytes())
-    assert result["check"]["events"] == sum(members[s][1] - members[s][0] + 1 for s in part)
+    low, high = plan["within"]
+    assert result["check"]["events"] == sum(1 for row in member_rows(members)
+                                            if low <= row[0] <= high)  # fmt: skip
     assert result["check"]["problems"] == []
+    assert result["tally"]["rounds"] == len(plan["rounds"])
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -152,6 +152,16 @@ def test_a_play_tally_survives_its_payload():
     assert PlayTally.from_payload(tally.to_payload()) == tally
 
 
+def test_tallies_of_a_day_s_parts_merged_in_order_keep_the_last_round_s_rule_set():
+    """Adding rounds keeps the last round's rule set; a day read in parts by position
+    range merges its parts' tallies in order, so the later part's stands."""
+    earlier, later = PlayTally(rounds=3, ruleset_id="PA-674a-2019"), PlayTally(
+        rounds=2, ruleset_id="PA-674a-2020")
+    assert earlier.merge(later).ruleset_id == "PA-674a-2020"
+    assert earlier.rounds == 5
+    assert PlayTally(rounds=1, ruleset_id="X").merge(PlayTally()).ruleset_id == "X"
+
+
 def test_handle_is_what_the_declaration_marks_as_handle_however_it_was_placed():
     """A Double Cross player's raises are placed by the play decision (Section 10(c)(2)),
     not by ``round.wager_placed``; they are wagers all the same and count as handle."""
