@@ -163,7 +163,7 @@ def test_a_worker_killed_mid_close_and_a_rerun_give_identical_figures(day, tmp_p
 
     broker = redis_url()
     flushed_broker(broker)
-    client = Celery("close-test", broker=broker, backend=broker)
+    client = Celery("close-test", broker=broker, backend=broker, set_as_current=False)
     workers = Workers(tmp_path, broker)
     begun = time.monotonic()
     try:

@@ -88,7 +88,7 @@ def test_a_real_worker_runs_the_parts_and_names_what_one_process_names(closed, c
     alone = [str(d)[:500] for d in consistency.verify().differences]
     broker = redis_url()
     flushed_broker(broker)
-    client_app = Celery("nightly-test", broker=broker, backend=broker)
+    client_app = Celery("nightly-test", broker=broker, backend=broker, set_as_current=False)
     workers = Workers(tmp_path, broker)
     try:
         workers.start(concurrency=2)  # the job in one process, parts in the other too
