@@ -52,6 +52,7 @@ from audit.registry import (
     register_stream_kind,
 )
 from audit.seals import (
+    Ranges,
     before_members,
     day_members,
     day_window,
@@ -202,11 +203,15 @@ def _day_events(day: datetime.date, cutoff: int | None) -> Iterator[tuple[Any, .
     return member_rows(day_members(day, start, end, cutoff))
 
 
-def _prior_heads(day: datetime.date, cutoff: int | None) -> list[tuple[Any, ...]]:
+def _prior_heads(day: datetime.date, cutoff: int | None,
+                 members: Ranges | None = None) -> list[tuple[Any, ...]]:  # fmt: skip
     """For each stream whose first event in the day's seal is not its first,
-    the event just before, by stream_id (code-point order)."""
-    start, end = day_window(day)
-    return before_members(day_members(day, start, end, cutoff), _event_columns())
+    the event just before, by stream_id (code-point order); of ``members``
+    when the caller has the seal's (the close: seconds of a busy day's)."""
+    if members is None:
+        start, end = day_window(day)
+        members = day_members(day, start, end, cutoff)
+    return before_members(members, _event_columns())
 
 
 def _close_events(day: datetime.date) -> Iterator[tuple[Any, ...]]:
@@ -386,6 +391,7 @@ def export_day(
     check_seal: bool = True,
     events: tuple[Path, dict[str, Any]] | None = None,
     csvs: Path | None = None,
+    members: Ranges | None = None,
 ) -> Path:
     """Write the export of ``day`` into ``out/pitboss-export-<day>/`` (sealing
     the day first if needed) and return that directory; with ``make_zip``
@@ -395,7 +401,8 @@ def export_day(
     ``events.jsonl`` already written by ``write_events`` and its digest: it
     is moved into the export instead of being written again; ``csvs`` a
     directory of the read models' CSVs the seal wrote as it signed them
-    (``day_contents``), moved in where each still has the digest signed."""
+    (``day_contents``), moved in where each still has the digest signed;
+    ``members`` the seal's members, as the close that sealed it has them."""
     _refuse_archived(day)
     seal = seal_day(day, now=now)
     report = verify_seal(day) if check_seal else None
@@ -405,7 +412,7 @@ def export_day(
         )
     _refuse_forged(day)
     target = Path(out) / export_name(day)
-    _write_day(day, seal, target, events, csvs)
+    _write_day(day, seal, target, events, csvs, members)
     if make_zip:
         write_zip(target, target.with_suffix(".zip"))
     return target
@@ -446,6 +453,7 @@ def _refuse_forged(day: datetime.date) -> None:
 def _write_day(
     day: datetime.date, seal: DaySeal, target: Path,
     events: tuple[Path, dict[str, Any]] | None = None, csvs: Path | None = None,
+    members: Ranges | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     if target.exists():
         shutil.rmtree(target)
@@ -459,9 +467,8 @@ def _write_day(
     else:
         written, files["events.jsonl"] = events
         written.replace(target / "events.jsonl")
-    files["prior_heads.jsonl"] = _write_lines(
-        target / "prior_heads.jsonl", (event_line(row) for row in _prior_heads(day, cutoff))
-    )
+    heads = _prior_heads(day, cutoff, members)
+    files["prior_heads.jsonl"] = _write_lines(target / "prior_heads.jsonl", map(event_line, heads))
     files["close_events.jsonl"] = _write_lines(
         target / "close_events.jsonl", (event_line(row) for row in _close_events(day))
     )

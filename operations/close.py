@@ -75,6 +75,7 @@ from audit.registry import (
     register_event_type,
     register_stream_kind,
 )
+from audit.seals import Ranges
 from casino.configuration import thresholds_in_force
 from casino.models import Casino, DayClose, DayCloseStatus, VariancePolicy
 from casino.roles import Role
@@ -339,7 +340,9 @@ def _close(
             # a close resumed later checks the day against its seal again.
             check_seal = "sealed" not in report.stages_run
             events = read.events if read is not None else None
-            record(EXPORTED, _export(day, now, progress, check_seal, events, csvs))
+            # The seal's members, as this run sealed them (one run's read has them).
+            members = read.walk.ranges if read is not None and not check_seal else None
+            record(EXPORTED, _export(day, now, progress, check_seal, events, csvs, members))
     finally:
         if read is not None:
             read.events[0].unlink(missing_ok=True)  # moved into the export, or not wanted
@@ -610,6 +613,7 @@ def _bad_beat_funds(day: datetime.date, cutoff: int,
 def _export(
     day: datetime.date, now: datetime.datetime, progress: Progress, check_seal: bool,
     events: tuple[Path, dict[str, Any]] | None = None, csvs: Path | None = None,
+    members: Ranges | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     from audit.exports import export_day, file_digest
 
@@ -621,7 +625,7 @@ def _export(
     root = export_root()
     root.mkdir(parents=True, exist_ok=True)
     directory = export_day(day, root, make_zip=True, now=now, check_seal=check_seal,
-                           events=events, csvs=csvs)  # fmt: skip
+                           events=events, csvs=csvs, members=members)  # fmt: skip
     digest = file_digest(directory.with_suffix(".zip"))
     progress("exported", 1, 1)
     return {"name": directory.name, "zip_sha256": digest["sha256"], "bytes": digest["bytes"]}
