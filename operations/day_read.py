@@ -66,30 +66,40 @@ class DayTally:
     #: The day's poker hands (``tables.poker_hands.PokerTally``), None while there are none.
     poker: Any = None
 
-    def add(self, stream_id: str, events: list[Any], typed: list[Any] | None = None) -> None:
-        """Replay one round's (or poker hand's) stored events and add it
-        (``typed``: its round events built already, see ``verify_round``)."""
+    def add(self, stream_id: str, events: list[Any]) -> None:
+        """Replay one round's (or poker hand's) stored events and add it."""
         from tables.poker_hands import POKER_HAND_STREAM_KIND
-        from tables.reconciliation import PlayTally
         from tables.verification import verify_round
 
         if stream_id.startswith(f"{POKER_HAND_STREAM_KIND}:"):
             self._add_hand(stream_id, events)
             return
-        verified = verify_round(stream_id, events, typed or ())
+        verified = verify_round(stream_id, events)
+        self._add_round(stream_id, verified.result, len(events), len(verified.recorded))
+
+    def add_built(self, stream_id: str, events: list[Any]) -> None:
+        """Replay one round from its events built already (all of them round
+        events, as ``verify_round`` would build them) and add it."""
+        from tables.verification import replay_built
+
+        self._add_round(stream_id, replay_built(events), len(events), len(events))
+
+    def _add_round(self, stream_id: str, result: Any, events: int, round_events: int) -> None:
+        from tables.reconciliation import PlayTally
+
         self.rounds += 1
-        self.events += len(events)
-        if verified.result is None:
+        self.events += events
+        if result is None:
             self.refused.append(stream_id)
             return
-        for finding in verified.result.findings:
+        for finding in result.findings:
             kind = finding.kind.value
             self.findings[kind] = self.findings.get(kind, 0) + 1
-        table_id = verified.result.events[0].table_id
+        table_id = result.events[0].table_id
         tally = self.tables.get(table_id)
         if tally is None:
             tally = self.tables[table_id] = PlayTally()
-        tally.add_round(verified.result, len(verified.recorded))
+        tally.add_round(result, round_events)
 
     def _add_hand(self, stream_id: str, events: list[Any]) -> None:
         from tables.poker_hands import PokerTally
@@ -280,8 +290,12 @@ def read_part(
     upcast = REGISTRY.upcast
     current = {name: t.version for name, t in REGISTRY.event_types.items()}
     round_type = ROUND_EVENT_TYPES.get
-    pending: dict[str, list[EventFacts]] = {}
-    built: dict[str, list[Any]] = {}  # each pending round's events built from their payloads
+    # Each pending round's events as (row, schema version, payload), and built from their
+    # payloads; a round with an event that is not a round event as stored (an old schema
+    # version, upcast here; a poker hand's) is given to the tally as stored facts instead.
+    pending: dict[str, list[tuple[Any, int, Any]]] = {}
+    built: dict[str, list[Any]] = {}
+    as_facts: set[str] = set()
     add = check.add
     # One append's events share their metadata: its canonical form is kept for the next.
     last_metadata: Any = None
@@ -303,28 +317,38 @@ def read_part(
                 known[key] = entry
         return entry
 
-    def hold(row: tuple[Any, ...], entry: list[Any], occurred: str) -> None:
-        """Keep a round's event for its replay, built from its payload."""
-        position, stream_id, version, event_type, schema_version, payload = row[:6]
+    def hold(row: tuple[Any, ...], entry: list[Any]) -> None:
+        """Keep a round's event for its replay."""
+        stream_id, event_type, schema_version = row[1], row[3], row[4]
         decoded = entry[0]
         kind = round_type(event_type)
         if schema_version != current.get(event_type, schema_version):
             # An upcaster may change the payload it is given: a copy of its own.
-            schema_version, decoded = upcast(event_type, schema_version, loads_json(payload))
-            if kind is not None:
-                built.setdefault(stream_id, []).append(None)  # built by verify_round
+            schema_version, decoded = upcast(event_type, schema_version, loads_json(row[5]))
+            as_facts.add(stream_id)
         elif kind is not None:
             if entry[2] is None:
                 entry[2] = kind.from_payload(decoded)
             built.setdefault(stream_id, []).append(entry[2])
-        at = datetime.datetime.fromisoformat(occurred)
-        pending.setdefault(stream_id, []).append(
-            EventFacts(position, stream_id, version, event_type, schema_version, decoded, at))
+        else:
+            as_facts.add(stream_id)
+        pending.setdefault(stream_id, []).append((row, schema_version, decoded))
+
+    def replay(stream_id: str) -> None:
+        held = pending.pop(stream_id)
+        events = built.pop(stream_id, [])
+        if stream_id not in as_facts:
+            tally.add_built(stream_id, events)
+            return
+        as_facts.discard(stream_id)
+        tally.add(stream_id, [EventFacts(row[0], stream_id, row[2], row[3], schema_version,
+                                         decoded, datetime.datetime.fromisoformat(stamp(row[7])))
+                              for row, schema_version, decoded in held])  # fmt: skip
 
     with batch_gc():
         for row in earlier:
             if row[1] in rounds:
-                hold(row, entry_of(row[3], row[4], row[5]), stamp(row[7]))
+                hold(row, entry_of(row[3], row[4], row[5]))
         for row in rows:
             (position, stream_id, version, event_type, schema_version, payload, metadata,
              occurred_at, recorded_at, prev_hash, digest) = row  # fmt: skip
@@ -340,13 +364,13 @@ def read_part(
                                 digest))  # fmt: skip
             if stream_id not in rounds:
                 continue
-            hold(row, entry, occurred)
+            hold(row, entry)
             if version == members[stream_id][1]:  # the round's last event up to the cutoff
-                tally.add(stream_id, pending.pop(stream_id), built.pop(stream_id, None))
+                replay(stream_id)
                 if on_round is not None and tally.rounds % PROGRESS_EVERY == 0:
                     on_round(tally.rounds)
         for stream_id in sorted(pending):  # none: each round ends inside its range
-            tally.add(stream_id, pending.pop(stream_id), built.pop(stream_id, None))
+            replay(stream_id)
     return check, tally
 
 

@@ -46,25 +46,25 @@ class VerifiedRound:
         return self.result.events[0] if self.result else None  # type: ignore[return-value]
 
 
-def verify_round(
-    stream_id: str, recorded: Iterable[StoredEvent], typed: Sequence[Event | None] = ()
-) -> VerifiedRound:
-    """Replay a round's stored events. ``typed``, when given, holds each round
-    event already built from its payload (or None to build it here), in the
-    order of the round events among ``recorded``: a reader that has met the
-    same payload before (``operations.day_read``) builds it once."""
+def verify_round(stream_id: str, recorded: Iterable[StoredEvent]) -> VerifiedRound:
+    """Replay a round's stored events."""
     recorded = tuple(e for e in recorded if e.event_type in ROUND_EVENT_TYPES)
-    if typed:
-        events = [event if event is not None else
-                  ROUND_EVENT_TYPES[stored.event_type].from_payload(stored.payload)
-                  for stored, event in zip(recorded, typed, strict=True)]  # fmt: skip
-    else:
-        events = [ROUND_EVENT_TYPES[e.event_type].from_payload(e.payload) for e in recorded]
+    events = [ROUND_EVENT_TYPES[e.event_type].from_payload(e.payload) for e in recorded]
     try:
         result = engine_replay.replay(events)
     except RuleViolation as violation:  # only possible for events stored before a rule change
         return VerifiedRound(stream_id, recorded, None, violation)
     return VerifiedRound(stream_id, recorded, result, None)
+
+
+def replay_built(events: Sequence[Event]) -> engine_replay.ReplayResult | None:
+    """``verify_round`` for a reader that has built a round's events from
+    their payloads itself (``operations.day_read``): the replay, or None where
+    the rules refuse an event."""
+    try:
+        return engine_replay.replay(events)
+    except RuleViolation:
+        return None
 
 
 def rounds_of(events: Iterable[StoredEvent]) -> Iterator[tuple[str, list[StoredEvent]]]:

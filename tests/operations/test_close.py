@@ -376,10 +376,10 @@ def test_a_csv_changed_on_disk_between_the_seal_and_the_export_is_written_again(
     play()
     export = close_module._export
 
-    def tampered(day, now, progress, check_seal, events=None, csvs=None):
+    def tampered(day, now, progress, check_seal, events=None, csvs=None, members=None):
         rounds = csvs / "rounds.csv"
         rounds.write_bytes(rounds.read_bytes().replace(b",", b";", 1))
-        return export(day, now, progress, check_seal, events, csvs)
+        return export(day, now, progress, check_seal, events, csvs, members)
 
     monkeypatch.setattr(close_module, "_export", tampered)
     report = close_gaming_day(DAY, requested_by="finance")
