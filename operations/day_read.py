@@ -535,6 +535,7 @@ def read_day_in_parts(
         for index, part in enumerate(plans):
             (directory / f"part-{index}.plan.json").write_bytes(orjson.dumps(part))
         jobs = [(str(directory), index) for index in range(len(plans))]
+        del plans, rounds  # the readers read their plans from the files: not kept here
         if settings.CELERY_TASK_ALWAYS_EAGER and _can_fork(workers):
             connections.close_all()
             pool = multiprocessing.get_context("fork").Pool(workers - 1)
@@ -568,6 +569,7 @@ def read_day_in_parts(
         for index in sorted(results):
             tally.merge(DayTally.from_payload(results[index]["tally"]))
         checks = [ChainCheck.from_payload(results[i]["check"]) for i in sorted(results)]
+        results.clear()  # every stream's head, as read: not kept beside the checks
         digest = join_parts([directory / f"part-{i}.events" for i in range(len(jobs))], path)
     return DayRead(finish_walk(checks, members, amends), (path, digest),
                    tally if replay else None)  # fmt: skip
