@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from casino import permission_changes, second_factor
 from progressives import views as progressives_views
@@ -20,6 +21,8 @@ admin.site.index_title = "Back office"
 admin.site.login_form = second_factor.LoginForm  # the one-time code beside the password
 
 urlpatterns = [
+    # The site's address opens the back office (its login, then the index), not a 404.
+    path("", RedirectView.as_view(url="/admin/", permanent=False)),
     path("admin/floor/", floor.floor_board, name="floor-board"),
     path("admin/floor/board.json", floor.floor_board_data, name="floor-board-data"),
     path("admin/floor/<slug:table_id>/<str:day>/", floor.table_day, name="table-day"),

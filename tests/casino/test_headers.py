@@ -92,3 +92,10 @@ def test_check_deploy_is_clean_with_the_production_settings(tmp_path):
                             timeout=120, check=False)  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
+
+
+def test_the_site_s_address_opens_the_back_office(client):
+    response = client.get("/", **TLS)
+    assert response.status_code == 302 and response["Location"] == "/admin/"
+    login = client.get("/admin/", **TLS)  # not signed in: the login, as for any admin page
+    assert login.status_code == 302 and login["Location"].startswith("/admin/login/")
