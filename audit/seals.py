@@ -433,7 +433,7 @@ def member_rows(members: Ranges, *, some: bool = False,
     ).format(payload=json_text("payload"), metadata=json_text("metadata"),
              occurred_at=timestamp_text("occurred_at"),
              recorded_at=timestamp_text("recorded_at"), listed=listed)  # fmt: skip
-    for row in stream_rows(sql, params, PAGE):
+    for row in stream_rows(sql, params, PAGE, own_connection=True):
         found = members.get(row[1])
         if found is not None and found[0] <= row[2] <= found[1]:
             yield row
