@@ -172,8 +172,12 @@ class DayRead:
     """What the one read of the day gives the close's later stages."""
 
     walk: DayWalk
-    #: ``events.jsonl`` written aside, and its digest (moved into the export).
-    events: tuple[Path, dict[str, Any]]
+    #: Where ``events.jsonl`` is written aside (for the export to move in).
+    path: Path
+    #: Its path and digest once written: a day read in parts puts it together from
+    #: the parts' files in a thread while the close reconciles and seals, which do not
+    #: need it (seconds of a busy day's, the CPUs otherwise half idle then).
+    events: concurrent.futures.Future[tuple[Path, dict[str, Any]]]
     #: The day's replay, or None when the read was not asked to replay.
     tally: DayTally | None = None
 
@@ -252,7 +256,9 @@ def _read_whole(
         digest = writer.close()
     if apart:
         tally = replay_apart(day, cutoff)
-    return DayRead(finish_walk([check], members, amends), (path, digest),
+    written: concurrent.futures.Future[tuple[Path, dict[str, Any]]] = concurrent.futures.Future()
+    written.set_result((path, digest))
+    return DayRead(finish_walk([check], members, amends), path, written,
                    tally if replay else None)  # fmt: skip
 
 
@@ -514,10 +520,7 @@ def read_day_in_parts(
     may not fork, the tasks in this process one after the other. A day of
     fewer than ``CLOSE_PARTS_ABOVE_EVENTS`` events is read whole, and so is
     one whose rounds are not all the seal's day streams."""
-    from celery import group
     from django.conf import settings
-
-    from operations.tasks import read_close_part
 
     members, amends, rounds = _membership_and_rounds(day, cutoff, replay)
     size = sum(found[1] - found[0] + 1 for found in members.values())
@@ -526,16 +529,46 @@ def read_day_in_parts(
     ):
         return _read_whole(day, cutoff, path, members, amends, rounds, replay, on_round)
     plans = plan_parts(members, rounds, workers * PARTS_PER_WORKER)
+    del rounds  # in the plans now
     for leftover in scratch.glob(f".close-{day.isoformat()}-*"):
         shutil.rmtree(leftover, ignore_errors=True)  # a killed run's: its parts stop at once
     directory = scratch / f".close-{day.isoformat()}-{uuid.uuid4().hex[:12]}"
     directory.mkdir(parents=True)
+    try:
+        tally, checks, parts = _read_parts(directory, plans, workers, replay, on_round)
+    except BaseException:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise
+    joining = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="events.jsonl")
+    written = joining.submit(_join_and_clear, parts, path, directory)
+    joining.shutdown(wait=False)
+    return DayRead(finish_walk(checks, members, amends), path, written,
+                   tally if replay else None)  # fmt: skip
+
+
+def _join_and_clear(parts: list[Path], path: Path,
+                    directory: Path) -> tuple[Path, dict[str, Any]]:  # fmt: skip
+    try:
+        return path, join_parts(parts, path)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def _read_parts(
+    directory: Path, plans: list[dict[str, Any]], workers: int, replay: bool,
+    on_round: Callable[[int], None] | None,
+) -> tuple[DayTally, list[ChainCheck], list[Path]]:  # fmt: skip
+    """The parts read (by this process too) and their results put together."""
+    from celery import group
+    from django.conf import settings
+
+    from operations.tasks import read_close_part
+
     with contextlib.ExitStack() as cleanup:
-        cleanup.callback(shutil.rmtree, directory, ignore_errors=True)
         for index, part in enumerate(plans):
             (directory / f"part-{index}.plan.json").write_bytes(orjson.dumps(part))
         jobs = [(str(directory), index) for index in range(len(plans))]
-        del plans, rounds  # the readers read their plans from the files: not kept here
+        plans.clear()  # the readers read them from the files: not kept here
         if settings.CELERY_TASK_ALWAYS_EAGER and _can_fork(workers):
             connections.close_all()
             pool = multiprocessing.get_context("fork").Pool(workers - 1)
@@ -570,6 +603,4 @@ def read_day_in_parts(
             tally.merge(DayTally.from_payload(results[index]["tally"]))
         checks = [ChainCheck.from_payload(results[i]["check"]) for i in sorted(results)]
         results.clear()  # every stream's head, as read: not kept beside the checks
-        digest = join_parts([directory / f"part-{i}.events" for i in range(len(jobs))], path)
-    return DayRead(finish_walk(checks, members, amends), (path, digest),
-                   tally if replay else None)  # fmt: skip
+    return tally, checks, [directory / f"part-{i}.events" for i in range(len(jobs))]

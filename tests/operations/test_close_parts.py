@@ -216,3 +216,31 @@ def test_a_close_resumed_at_the_seal_reads_the_day_there_without_replaying_it(
     assert report.stages_run == ["reconciled", "sealed", "exported", "completed"]
     assert replays == []  # the day was read for the seal and the export only
     _same_as_one_read(report, tmp_path)
+
+
+def test_events_jsonl_is_put_together_from_the_parts_while_the_close_reconciles_and_seals(
+    casino, play, monkeypatch, tmp_path
+):
+    import threading
+
+    from operations import close
+
+    play()
+    monkeypatch.setattr(day_read, "_can_fork", lambda workers: False)
+    reconciling, order = threading.Event(), []
+    join_parts, reconcile = day_read.join_parts, close._reconcile
+
+    def join_when_reconciling(parts, path):
+        order.append("join waits" if reconciling.wait(10) else "join alone")
+        return join_parts(parts, path)
+
+    def reconcile_first(*args):
+        reconciling.set()
+        order.append("reconcile")
+        return reconcile(*args)
+
+    monkeypatch.setattr(day_read, "join_parts", join_when_reconciling)
+    monkeypatch.setattr(close, "_reconcile", reconcile_first)
+    report = close_gaming_day(DAY, requested_by="finance", workers=2)
+    assert sorted(order) == ["join waits", "reconcile"]  # not "join alone": 10 s, then the read
+    _same_as_one_read(report, tmp_path)
