@@ -296,10 +296,10 @@ def read_part(
     upcast = REGISTRY.upcast
     current = {name: t.version for name, t in REGISTRY.event_types.items()}
     round_type = ROUND_EVENT_TYPES.get
-    # Each pending round's events as (row, schema version, payload), and built from their
-    # payloads; a round with an event that is not a round event as stored (an old schema
-    # version, upcast here; a poker hand's) is given to the tally as stored facts instead.
-    pending: dict[str, list[tuple[Any, int, Any]]] = {}
+    # Each pending round's stored rows, and its events built from their payloads; a round
+    # with an event that is not a round event as stored (an old schema version; a poker
+    # hand's) is given to the tally as stored facts instead.
+    pending: dict[str, list[tuple[Any, ...]]] = {}
     built: dict[str, list[Any]] = {}
     as_facts: set[str] = set()
     add = check.add
@@ -325,31 +325,31 @@ def read_part(
 
     def hold(row: tuple[Any, ...], entry: list[Any]) -> None:
         """Keep a round's event for its replay."""
-        stream_id, event_type, schema_version = row[1], row[3], row[4]
-        decoded = entry[0]
+        stream_id, event_type = row[1], row[3]
         kind = round_type(event_type)
-        if schema_version != current.get(event_type, schema_version):
-            # An upcaster may change the payload it is given: a copy of its own.
-            schema_version, decoded = upcast(event_type, schema_version, loads_json(row[5]))
+        if kind is None or row[4] != current.get(event_type, row[4]):
             as_facts.add(stream_id)
-        elif kind is not None:
-            if entry[2] is None:
-                entry[2] = kind.from_payload(decoded)
-            built.setdefault(stream_id, []).append(entry[2])
         else:
-            as_facts.add(stream_id)
-        pending.setdefault(stream_id, []).append((row, schema_version, decoded))
+            if entry[2] is None:
+                entry[2] = kind.from_payload(entry[0])
+            built.setdefault(stream_id, []).append(entry[2])
+        pending.setdefault(stream_id, []).append(row)
 
     def replay(stream_id: str) -> None:
-        held = pending.pop(stream_id)
+        rows = pending.pop(stream_id)
         events = built.pop(stream_id, [])
         if stream_id not in as_facts:
             tally.add_built(stream_id, events)
             return
         as_facts.discard(stream_id)
-        tally.add(stream_id, [EventFacts(row[0], stream_id, row[2], row[3], schema_version,
-                                         decoded, datetime.datetime.fromisoformat(stamp(row[7])))
-                              for row, schema_version, decoded in held])  # fmt: skip
+        facts = []
+        for row in rows:
+            # An upcaster may change the payload it is given: a copy of its own.
+            schema_version, decoded = upcast(row[3], row[4], loads_json(row[5]))
+            at = datetime.datetime.fromisoformat(stamp(row[7]))
+            facts.append(EventFacts(row[0], stream_id, row[2], row[3], schema_version, decoded,
+                                    at))
+        tally.add(stream_id, facts)
 
     with batch_gc():
         for row in earlier:
