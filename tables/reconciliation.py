@@ -57,6 +57,10 @@ NOT_OPENED = "not_opened"
 NO_COUNT = "no_count"
 
 
+#: What the dealer's moving a pot's chips does to it (§ 583.11(e)).
+_POT_SIGN = {DealerCollected: 1, DealerPaid: -1, WagerReturned: 0}
+
+
 @dataclass
 class PlayTally:
     """One table's rounds of a day, summed as replay goes."""
@@ -103,21 +107,18 @@ class PlayTally:
         pooled = {(line.seat, line.wager) for line in result.settlement.lines
                   if line.counterparty != HOUSE}  # fmt: skip
         pot_net = 0
+        moved = {DealerCollected: 0, DealerPaid: 0, WagerReturned: 0}
         for event in result.events:
-            if pooled and isinstance(event, DealerCollected | DealerPaid | WagerReturned) and (
-                (event.seat, event.wager) in pooled
-            ):
-                sign = {DealerCollected: 1, DealerPaid: -1}.get(type(event), 0)
-                pot_net += sign * event.amount_cents
+            kind = type(event)
+            if kind not in moved:  # a class lookup, not three isinstance, for each event
                 continue
-            if isinstance(event, DealerCollected):
-                self.collected_cents += event.amount_cents
-            elif isinstance(event, DealerPaid):
-                self.paid_cents += event.amount_cents
-            elif isinstance(event, WagerReturned):
-                self.returned_cents += event.amount_cents
-        self.collected_cents += max(pot_net, 0)
-        self.paid_cents += max(-pot_net, 0)
+            if pooled and (event.seat, event.wager) in pooled:
+                pot_net += _POT_SIGN[kind] * event.amount_cents
+                continue
+            moved[kind] += event.amount_cents
+        self.collected_cents += moved[DealerCollected] + max(pot_net, 0)
+        self.paid_cents += moved[DealerPaid] + max(-pot_net, 0)
+        self.returned_cents += moved[WagerReturned]
         for wager, amount in wagers.items():
             self.wagers[str(wager)] = self.wagers.get(str(wager), 0) + amount
         if result.settlement.voided:
