@@ -586,7 +586,8 @@ def read_note(result: dict[str, Any]) -> str:
     if parts:
         joined, _ = calls_total(result, "join_parts")
         return (f"in parts, {parts:.1f} s: {before}; {count} parts looked at here, "
-                f"{own:.1f} s; events.jsonl joined from the parts {joined:.1f} s")
+                f"{own:.1f} s; events.jsonl joined from the parts {joined:.1f} s, in a thread "
+                "beside the reconciliation and the seal")
     return f"whole, {whole:.1f} s: {before}"
 
 
