@@ -461,16 +461,17 @@ def run_part(directory: str | Path, index: int, holder: Any = None) -> str:
         if result.exists():
             return "read already"
         job = orjson.loads(plan.read_bytes())
-        members = {s: tuple(r) for s, r in job["members"].items()}
-        low, high = job["within"]
-        rounds = set(job["rounds"])
+        members = {s: tuple(r) for s, r in job.pop("members").items()}
+        # The plan's lists let go: a busy day's part holds a hundred thousand streams.
+        (low, high), carried = job["within"], job.pop("carried")
+        rounds = set(job.pop("rounds"))
         begun = {s: members[s] for s in rounds if members[s][2] < low}
         earlier = member_rows(begun, some=True, within=(
             min((found[2] for found in begun.values()), default=low), low - 1))  # fmt: skip
         with (directory / f"part-{index}.events").open("wb") as sink:
             rows = member_rows(members, within=(low, high))
-            check, tally = read_part(members, rounds, rows, sink.write,
-                                     carried=job["carried"], earlier=earlier)  # fmt: skip
+            check, tally = read_part(members, rounds, rows, sink.write, carried=carried,
+                                     earlier=earlier)  # fmt: skip
         written = result.with_suffix(".partial")
         written.write_bytes(orjson.dumps({"check": check.to_payload(),
                                           "tally": tally.payload()}))  # fmt: skip
