@@ -329,10 +329,14 @@ def read_part(
         kind = round_type(event_type)
         if kind is None or row[4] != current.get(event_type, row[4]):
             as_facts.add(stream_id)
-        else:
-            if entry[2] is None:
-                entry[2] = kind.from_payload(entry[0])
+        elif entry[2] is not None:
             built.setdefault(stream_id, []).append(entry[2])
+        else:
+            try:
+                entry[2] = kind.from_payload(entry[0])
+                built.setdefault(stream_id, []).append(entry[2])
+            except ValueError:  # changed in the database: verify_round refuses the round
+                as_facts.add(stream_id)
         pending.setdefault(stream_id, []).append(row)
 
     def replay(stream_id: str) -> None:

@@ -47,9 +47,18 @@ class VerifiedRound:
 
 
 def verify_round(stream_id: str, recorded: Iterable[StoredEvent]) -> VerifiedRound:
-    """Replay a round's stored events."""
+    """Replay a round's stored events. One whose payload no longer builds its
+    event (the ledger accepted it, so it was changed in the database since:
+    the seal's walk names that) refuses the round, as a rule it breaks would."""
     recorded = tuple(e for e in recorded if e.event_type in ROUND_EVENT_TYPES)
-    events = [ROUND_EVENT_TYPES[e.event_type].from_payload(e.payload) for e in recorded]
+    events = []
+    for stored in recorded:
+        try:
+            events.append(ROUND_EVENT_TYPES[stored.event_type].from_payload(stored.payload))
+        except ValueError as malformed:
+            violation = RuleViolation(stored.event_type, f"version {stored.version}: {malformed}",
+                                      "payload")  # fmt: skip
+            return VerifiedRound(stream_id, recorded, None, violation)
     try:
         result = engine_replay.replay(events)
     except RuleViolation as violation:  # only possible for events stored before a rule change

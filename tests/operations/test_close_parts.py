@@ -244,3 +244,29 @@ def test_events_jsonl_is_put_together_from_the_parts_while_the_close_reconciles_
     report = close_gaming_day(DAY, requested_by="finance", workers=2)
     assert sorted(order) == ["join waits", "reconcile"]  # not "join alone": 10 s, then the read
     _same_as_one_read(report, tmp_path)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_payload_changed_so_it_no_longer_builds_its_event_is_named_by_the_close(
+    casino, play, monkeypatch, workers
+):
+    """An insider's edit the ledger would have refused: the replay refuses the round
+    instead of failing on it, and the seal names the altered event."""
+    from django.db import connection
+
+    from audit.seals import SealError
+
+    play(rounds=12)
+    monkeypatch.setattr(day_read, "_can_fork", lambda workers: False)
+    stream_id, version, position = _round_event_after_a_cut(37)
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute("UPDATE ledger_event SET payload = payload || '{\"x\": 1}' "
+                       "WHERE position = %s", [position])
+        cursor.execute("SET LOCAL session_replication_role = origin")
+    with pytest.raises(SealError) as refused:
+        close_gaming_day(DAY, requested_by="finance", workers=workers)
+    assert (f"stream {stream_id} version {version} (position {position}): content altered"
+            in str(refused.value))
+    replayed = read_stream(close_stream_id(DAY))[1].payload
+    assert replayed["refused"] == [stream_id]
