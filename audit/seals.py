@@ -514,18 +514,14 @@ class ChainCheck:
         self.seen.add(stream_id)
         if stream_id in self._broken:
             return
-        expected_prev = before[1] if before and version == before[0] + 1 else None
+        problem = ""
         if before is CARRIED:  # its link is the parts' to check
             self.carried[stream_id] = (version, prev_hash, position)
-            expected_prev = prev_hash
-        problem = ""
-        if expected_prev is None:
-            problem = f"version {version - 1} is missing: an event was removed"
-        elif prev_hash != expected_prev:
-            problem = "prev_hash does not match the previous event's hash"
-        elif stored_hash != document_hash(stream_id, version, event_type, schema_version,
-                                          payload_json, metadata_json, occurred_at,
-                                          recorded_at, prev_hash):  # fmt: skip
+        elif not (before and version == before[0] + 1 and prev_hash == before[1]):
+            problem = _link_problem(before, version, prev_hash)
+        if not problem and stored_hash != document_hash(
+                stream_id, version, event_type, schema_version, payload_json, metadata_json,
+                occurred_at, recorded_at, prev_hash):  # fmt: skip
             problem = "content altered: the recomputed hash differs from the stored one"
         if problem:
             self._broken.add(stream_id)
