@@ -340,13 +340,13 @@ def _close(
             # A seal made by this very run was a full walk of the day a moment ago;
             # a close resumed later checks the day against its seal again.
             check_seal = "sealed" not in report.stages_run
-            events = read.events.result() if read is not None else None
+            events = (read.path, read.digest.result()) if read is not None else None
             # The seal's members, as this run sealed them (one run's read has them).
             members = read.walk.ranges if read is not None and not check_seal else None
             record(EXPORTED, _export(day, now, progress, check_seal, events, csvs, members))
     finally:
         if read is not None:
-            concurrent.futures.wait([read.events])  # not unlinked while still being written
+            concurrent.futures.wait([read.digest])  # not unlinked while still being written
             read.path.unlink(missing_ok=True)  # moved into the export, or not wanted
         shutil.rmtree(csvs, ignore_errors=True)
     reconciled = recorded[RECONCILED].payload["totals"]

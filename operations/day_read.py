@@ -24,7 +24,6 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import datetime
-import hashlib
 import multiprocessing
 import shutil
 import time
@@ -39,7 +38,7 @@ from django.db import connection, connections
 
 from audit import providers
 from audit.claims import claim as _claim
-from audit.exports import HashingWriter, event_line_of
+from audit.exports import HashingWriter, event_line_of, file_digest
 from audit.hashing import canonical_json
 from audit.registry import REGISTRY
 from audit.seals import ChainCheck, DayWalk, Ranges, day_membership, finish_walk, member_rows
@@ -174,10 +173,10 @@ class DayRead:
     walk: DayWalk
     #: Where ``events.jsonl`` is written aside (for the export to move in).
     path: Path
-    #: Its path and digest once written: a day read in parts puts it together from
-    #: the parts' files in a thread while the close reconciles and seals, which do not
-    #: need it (seconds of a busy day's, the CPUs otherwise half idle then).
-    events: concurrent.futures.Future[tuple[Path, dict[str, Any]]]
+    #: Its digest once written: a day read in parts puts it together from the parts'
+    #: files in a thread while the close reconciles and seals, which do not need it
+    #: (seconds of a busy day's, the CPUs otherwise half idle then).
+    digest: concurrent.futures.Future[dict[str, Any]]
     #: The day's replay, or None when the read was not asked to replay.
     tally: DayTally | None = None
 
@@ -256,8 +255,8 @@ def _read_whole(
         digest = writer.close()
     if apart:
         tally = replay_apart(day, cutoff)
-    written: concurrent.futures.Future[tuple[Path, dict[str, Any]]] = concurrent.futures.Future()
-    written.set_result((path, digest))
+    written: concurrent.futures.Future[dict[str, Any]] = concurrent.futures.Future()
+    written.set_result(digest)
     return DayRead(finish_walk([check], members, amends), path, written,
                    tally if replay else None)  # fmt: skip
 
@@ -487,20 +486,13 @@ def join_parts(parts: list[Path], path: Path) -> dict[str, Any]:
     """``events.jsonl`` from the parts' lines, each part's in position order
     and the parts in the order of their ranges: the first part's file becomes
     it and the others are appended (on a 200-table day the first alone is
-    2 GB not copied); all of it hashed as it goes by, as ``HashingWriter``."""
-    sha256, size = hashlib.sha256(), 0
+    2 GB not copied); its digest as the export writes it."""
     shutil.move(parts[0], path)
-    with path.open("r+b") as joined:
-        while chunk := joined.read(JOIN_BYTES):
-            sha256.update(chunk)
-            size += len(chunk)
+    with path.open("ab") as joined:
         for part in parts[1:]:
             with part.open("rb") as lines:
-                while chunk := lines.read(JOIN_BYTES):
-                    joined.write(chunk)
-                    sha256.update(chunk)
-                    size += len(chunk)
-    return {"sha256": sha256.hexdigest(), "bytes": size}
+                shutil.copyfileobj(lines, joined, JOIN_BYTES)
+    return file_digest(path)
 
 
 def _can_fork(workers: int) -> bool:
@@ -551,10 +543,9 @@ def read_day_in_parts(
                    tally if replay else None)  # fmt: skip
 
 
-def _join_and_clear(parts: list[Path], path: Path,
-                    directory: Path) -> tuple[Path, dict[str, Any]]:  # fmt: skip
+def _join_and_clear(parts: list[Path], path: Path, directory: Path) -> dict[str, Any]:
     try:
-        return path, join_parts(parts, path)
+        return join_parts(parts, path)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
 
