@@ -269,16 +269,20 @@ class Timed:
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, float]] = []
+        #: label -> the process's peak RSS (MB) at the end of a call that raised it.
+        self.peaks: dict[str, float] = {}
 
     def wrap(self, module: Any, name: str, label: str) -> None:
         function = getattr(module, name)
 
         def timed(*args: Any, **kwargs: Any) -> Any:
-            began = time.perf_counter()
+            began, peak = time.perf_counter(), peak_rss_mb()
             try:
                 return function(*args, **kwargs)
             finally:
                 self.calls.append((label, time.perf_counter() - began))
+                if (after := peak_rss_mb()) > peak:
+                    self.peaks[label] = max(after, self.peaks.get(label, 0.0))
 
         setattr(module, name, timed)
 
@@ -291,6 +295,14 @@ def _export_sizes(name: str) -> tuple[int, int]:
     sizes = [path.stat().st_size for path in directory.rglob("*") if path.is_file()] \
         if directory.is_dir() else []
     return sum(sizes), max(sizes, default=0)
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far (VmHWM), in MB."""
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        status = Path("/proc/self/status").read_text()
+        return int(status.split("VmHWM:", 1)[1].split()[0]) / 1024
+    return 0.0
 
 
 def cpu_sample() -> tuple[float, float, float, float]:
@@ -337,9 +349,11 @@ def worker_close(day: datetime.date, workers: int) -> dict[str, Any]:
     timed.wrap(audit.exports, "_write_day", "_write_day")
     timed.wrap(audit.exports, "write_zip", "write_zip")
     marks: list[tuple[str, int, int, float, tuple[float, ...]]] = []
+    peaks: dict[str, float] = {}  # stage -> the close process's peak RSS at its last mark
 
     def progress(stage: str, done: int, total: int) -> None:
         marks.append((stage, done, total, time.perf_counter(), cpu_sample()))
+        peaks[stage] = peak_rss_mb()
 
     cpu_began = cpu_sample()
     began = time.perf_counter()
@@ -382,7 +396,8 @@ def worker_close(day: datetime.date, workers: int) -> dict[str, Any]:
     sizes = _export_sizes(audit.exports.export_name(day))
     return {
         "seconds": finished - began, "stages": stages, "firsts": firsts, "cpu": cpu,
-        "calls": timed.calls, "error": error, "traceback": where, "failed_in": failed_in,
+        "calls": timed.calls, "call_peaks": timed.peaks, "stage_peaks": peaks,
+        "error": error, "traceback": where, "failed_in": failed_in,
         "stages_run": [stage for stage in STAGES if stage in payloads],
         "rounds": replayed.get("rounds", 0), "events": replayed.get("events", 0),
         "findings": replayed.get("findings", {}), "refused": len(replayed.get("refused", [])),
@@ -570,6 +585,11 @@ def print_close(day: Day, result: dict[str, Any]) -> None:
                   f"| {total - busy:6.1f} idle  ({100 * busy / total:3.0f} % busy)")
     pool = (f"largest replay worker {result['pool_peak_rss_mb']:,.0f} MB"
             if result["pool_peak_rss_mb"] else "no replay pool (1,000 rounds or fewer)")
+    rises = ", ".join(f"{stage} {mb:,.0f}" for stage, mb in result["stage_peaks"].items())
+    calls = ", ".join(f"{label} {mb:,.0f}"
+                      for label, mb in sorted(result["call_peaks"].items(), key=lambda p: p[1]))
+    print(f"    the close process's peak RSS (MB) by the end of each stage: {rises}; "
+          f"calls that raised it, to: {calls or 'none'}")
     print(f"    peak RSS: close process {result['peak_rss_mb']:,.0f} MB, {pool}; CPU: close "
           f"process {result['cpu_seconds']:,.1f} s, replay workers "
           f"{result['pool_cpu_seconds']:,.1f} s (the server's not included); walk_day ran "

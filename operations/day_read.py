@@ -302,9 +302,13 @@ def read_part(
     built: dict[str, list[Any]] = {}
     as_facts: set[str] = set()
     add = check.add
-    # One append's events share their metadata: its canonical form is kept for the next.
+    # One append's events share their metadata and timestamps: each is put in the
+    # chain's form once and kept for the next event.
     last_metadata: Any = None
     metadata_json = b""
+    last_occurred: Any = None
+    last_recorded: Any = None
+    occurred = recorded = ""
     # Most payloads recur (a card to a seat, a wager of an amount): each is decoded, put
     # in canonical form and built into its round event once, [decoded, canonical, event].
     known: dict[tuple[str, int, str], list[Any]] = {}
@@ -365,7 +369,10 @@ def read_part(
             payload_json = entry[1]
             if metadata != last_metadata:
                 last_metadata, metadata_json = metadata, canonical_json(loads_json(metadata))
-            occurred, recorded = stamp(occurred_at), stamp(recorded_at)
+            if occurred_at != last_occurred:
+                last_occurred, occurred = occurred_at, stamp(occurred_at)
+            if recorded_at != last_recorded:
+                last_recorded, recorded = recorded_at, stamp(recorded_at)
             add(position, stream_id, version, event_type, schema_version, payload_json,
                 metadata_json, occurred, recorded, prev_hash, digest)  # fmt: skip
             write(event_line_of(position, stream_id, version, event_type, schema_version,
