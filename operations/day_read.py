@@ -181,39 +181,37 @@ class DayRead:
     tally: DayTally | None = None
 
 
-def day_rounds(day: datetime.date, cutoff: int) -> dict[str, str]:
+def day_rounds(day: datetime.date, cutoff: int) -> set[str]:
     """The rounds the close replays (``RoundSelection``) and the day's poker hands
-    (``tables.poker_hands.day_hands_sql``), each opened up to the cutoff: stream id -> table."""
+    (``tables.poker_hands.day_hands_sql``), each opened up to the cutoff."""
     from tables.poker_hands import day_hands_sql
     from tables.verification import RoundSelection
 
     where, params = RoundSelection(gaming_day=day, upto_position=cutoff).where()
-    postgresql = connection.vendor == "postgresql"
-    table = "o.payload ->> 'table_id'" if postgresql else "json_extract(o.payload, '$.table_id')"
-    hand_day = ("o.payload ->> 'gaming_day'" if postgresql
+    hand_day = ("o.payload ->> 'gaming_day'" if connection.vendor == "postgresql"
                 else "json_extract(o.payload, '$.gaming_day')")  # fmt: skip
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT o.stream_id, {table} FROM ledger_event o WHERE {where} "
-                       f"UNION ALL SELECT o.stream_id, {table} FROM ledger_event o "
+        cursor.execute(f"SELECT o.stream_id FROM ledger_event o WHERE {where} "
+                       "UNION ALL SELECT o.stream_id FROM ledger_event o "
                        f"WHERE o.version = 1 AND {day_hands_sql(hand_day)} AND o.position <= %s",
                        [*params, day.isoformat(), cutoff])  # fmt: skip
-        return dict(cursor.fetchall())
+        return {stream_id for (stream_id,) in cursor}
 
 
 def _membership_and_rounds(
     day: datetime.date, cutoff: int, replay: bool
-) -> tuple[Ranges, dict[str, datetime.date], dict[str, str]]:
+) -> tuple[Ranges, dict[str, datetime.date], set[str]]:
     """The seal's members and the rounds to replay: two queries the server spends
     seconds on for a busy day, asked at once on PostgreSQL (the rounds on a
     connection of their own, in a thread: a position up to the cutoff is
     committed, so both see the same events). Inside a transaction (a test's),
     one after the other on its connection."""
     if not replay:
-        return (*day_membership(day, seal_cutoff(cutoff)), {})
+        return (*day_membership(day, seal_cutoff(cutoff)), set())
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         return (*day_membership(day, seal_cutoff(cutoff)), day_rounds(day, cutoff))
 
-    def listed() -> dict[str, str]:
+    def listed() -> set[str]:
         try:
             return day_rounds(day, cutoff)
         finally:
@@ -243,11 +241,11 @@ def read_day(
 
 def _read_whole(
     day: datetime.date, cutoff: int, path: Path, members: Ranges,
-    amends: dict[str, datetime.date], rounds: dict[str, str] | set[str], replay: bool,
+    amends: dict[str, datetime.date], rounds: set[str], replay: bool,
     on_round: Callable[[int], None] | None,
 ) -> DayRead:  # fmt: skip
     apart = any(members.get(s, (0,))[0] != 1 for s in rounds)
-    rounds = set() if apart else set(rounds)
+    rounds = set() if apart else rounds
     writer = HashingWriter(path)
     try:
         check, tally = read_part(members, rounds, member_rows(members), writer.write, on_round)
@@ -504,8 +502,10 @@ def join_parts(parts: list[Path], path: Path) -> dict[str, Any]:
 
 def _can_fork(workers: int) -> bool:
     # A Celery prefork worker's processes are daemons and may not fork; the
-    # embedded SQLite default is one process.
+    # embedded SQLite default is one process; a child's connection sees only what
+    # is committed, so a close inside a transaction (a test's) reads alone.
     return (workers > 1 and connection.vendor == "postgresql"
+            and not connection.in_atomic_block
             and not multiprocessing.current_process().daemon)  # fmt: skip
 
 
@@ -526,23 +526,32 @@ def read_day_in_parts(
     one whose rounds are not all the seal's day streams."""
     from django.conf import settings
 
-    members, amends, rounds = _membership_and_rounds(day, cutoff, replay)
-    size = sum(found[1] - found[0] + 1 for found in members.values())
-    if size < settings.CLOSE_PARTS_ABOVE_EVENTS or any(
-        members.get(s, (0,))[0] != 1 for s in rounds
-    ):
-        return _read_whole(day, cutoff, path, members, amends, rounds, replay, on_round)
-    plans = plan_parts(members, rounds, workers * PARTS_PER_WORKER)
-    del rounds  # in the plans now
-    for leftover in scratch.glob(f".close-{day.isoformat()}-*"):
-        shutil.rmtree(leftover, ignore_errors=True)  # a killed run's: its parts stop at once
-    directory = scratch / f".close-{day.isoformat()}-{uuid.uuid4().hex[:12]}"
-    directory.mkdir(parents=True)
-    try:
-        tally, checks, parts = _read_parts(directory, plans, workers, replay, on_round)
-    except BaseException:
-        shutil.rmtree(directory, ignore_errors=True)
-        raise
+    with contextlib.ExitStack() as forked:
+        pool = None
+        if settings.CELERY_TASK_ALWAYS_EAGER and _can_fork(workers):
+            # Forked before the membership is asked: a child is a copy of this process,
+            # and would otherwise hold every stream of the day it never reads.
+            connections.close_all()
+            pool = multiprocessing.get_context("fork").Pool(workers - 1)
+            forked.callback(pool.join)
+            forked.callback(pool.terminate)
+        members, amends, rounds = _membership_and_rounds(day, cutoff, replay)
+        size = sum(found[1] - found[0] + 1 for found in members.values())
+        if size < settings.CLOSE_PARTS_ABOVE_EVENTS or any(
+            members.get(s, (0,))[0] != 1 for s in rounds
+        ):
+            return _read_whole(day, cutoff, path, members, amends, rounds, replay, on_round)
+        plans = plan_parts(members, rounds, workers * PARTS_PER_WORKER)
+        del rounds  # in the plans now
+        for leftover in scratch.glob(f".close-{day.isoformat()}-*"):
+            shutil.rmtree(leftover, ignore_errors=True)  # a killed run's: its parts stop at once
+        directory = scratch / f".close-{day.isoformat()}-{uuid.uuid4().hex[:12]}"
+        directory.mkdir(parents=True)
+        try:
+            tally, checks, parts = _read_parts(directory, plans, replay, on_round, pool)
+        except BaseException:
+            shutil.rmtree(directory, ignore_errors=True)
+            raise
     joining = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="events.jsonl")
     written = joining.submit(_join_and_clear, parts, path, directory)
     joining.shutdown(wait=False)
@@ -558,12 +567,12 @@ def _join_and_clear(parts: list[Path], path: Path, directory: Path) -> dict[str,
 
 
 def _read_parts(
-    directory: Path, plans: list[dict[str, Any]], workers: int, replay: bool,
-    on_round: Callable[[int], None] | None,
+    directory: Path, plans: list[dict[str, Any]], replay: bool,
+    on_round: Callable[[int], None] | None, pool: Any,
 ) -> tuple[DayTally, list[ChainCheck], list[Path]]:  # fmt: skip
-    """The parts read (by this process too) and their results put together."""
+    """The parts read (by this process too, and by ``pool`` when given: else by
+    Celery) and their results put together."""
     from celery import group
-    from django.conf import settings
 
     from operations.tasks import read_close_part
 
@@ -572,11 +581,7 @@ def _read_parts(
             (directory / f"part-{index}.plan.json").write_bytes(orjson.dumps(part))
         jobs = [(str(directory), index) for index in range(len(plans))]
         plans.clear()  # the readers read them from the files: not kept here
-        if settings.CELERY_TASK_ALWAYS_EAGER and _can_fork(workers):
-            connections.close_all()
-            pool = multiprocessing.get_context("fork").Pool(workers - 1)
-            cleanup.callback(pool.join)
-            cleanup.callback(pool.terminate)
+        if pool is not None:
             pool.map_async(_run_forked, jobs)
         else:
             # To the workers; eager (no broker), here, one after the other.
@@ -587,7 +592,9 @@ def _read_parts(
         if connection.vendor == "postgresql":
             holder = connections.create_connection("default")
             cleanup.callback(holder.close)
-        results: dict[int, dict[str, Any]] = {}
+        # Each part's result as it comes: its tally, and its check (every stream's head
+        # it read), made at once so that no part's result is held as read beside them.
+        results: dict[int, tuple[DayTally, ChainCheck]] = {}
         while len(results) < len(jobs):
             for index in range(len(jobs)):
                 if index in results:
@@ -596,14 +603,16 @@ def _read_parts(
                 if not found.exists():
                     run_part(directory, index, holder)  # unless another process holds it
                 if found.exists():
-                    results[index] = orjson.loads(found.read_bytes())
+                    result = orjson.loads(found.read_bytes())
+                    results[index] = (DayTally.from_payload(result.pop("tally")),
+                                      ChainCheck.from_payload(result.pop("check")))  # fmt: skip
+                    del result
                     if on_round is not None and replay:
-                        on_round(sum(r["tally"]["rounds"] for r in results.values()))
+                        on_round(sum(tally.rounds for tally, _ in results.values()))
             if len(results) < len(jobs):
                 time.sleep(POLL_SECONDS)
-        tally = DayTally()
-        for index in sorted(results):
-            tally.merge(DayTally.from_payload(results[index]["tally"]))
-        checks = [ChainCheck.from_payload(results[i]["check"]) for i in sorted(results)]
-        results.clear()  # every stream's head, as read: not kept beside the checks
+    tally = DayTally()
+    for index in sorted(results):
+        tally.merge(results[index][0])
+    checks = [results[index][1] for index in sorted(results)]
     return tally, checks, [directory / f"part-{i}.events" for i in range(len(jobs))]
