@@ -99,7 +99,7 @@ from audit.hashing import (
 )
 from audit.models import DaySeal
 from audit.providers import GamingDayCalendar
-from audit.storage import json_text, loads_json, stamp, stream_rows
+from audit.storage import each_row, json_text, loads_json, stamp, stream_rows
 
 SEAL_FORMAT = "pitboss-day-seal/2"
 MERKLE_CONSTRUCTION = "RFC 6962 section 2.1 Merkle Tree Hash, SHA-256, leaves sorted by stream_id"
@@ -278,9 +278,9 @@ def _in(items: list[Any]) -> str:
 def _window_ranges(start: datetime.datetime, end: datetime.datetime, extra: str = "",
                    params: tuple[Any, ...] = ()) -> Ranges:  # fmt: skip
     # A page at a time: a busy day's 200,000 rows held whole beside the ranges were
-    # the close's peak memory.
-    return {row[0]: row[1:] for row in stream_rows(_IN_WINDOW.format(extra=extra),
-                                                   [start, end, *params], PAGE)}  # fmt: skip
+    # the close's peak memory (a server-side cursor would plan without parallel workers).
+    return {row[0]: row[1:] for row in each_row(_IN_WINDOW.format(extra=extra),
+                                                [start, end, *params], PAGE)}  # fmt: skip
 
 
 def sealed_cutoffs(before: datetime.date) -> dict[datetime.date, int]:

@@ -448,6 +448,19 @@ def stream_rows(sql: str, params: Sequence[Any], page: int = 5000, *,
         own.close()
 
 
+def each_row(sql: str, params: Sequence[Any], page: int = 5000) -> Iterator[tuple[Any, ...]]:
+    """Rows of one query, consumed as they come: on PostgreSQL a plain query
+    whose result psycopg streams a page at a time instead of holding it whole
+    (a busy day's membership: 200,000 rows). Unlike ``stream_rows``'s cursor,
+    the query may still run in parallel workers. Read it to the end."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            yield from cursor.cursor.stream(sql, params, size=page)
+            return
+        cursor.execute(sql, params)
+        yield from cursor
+
+
 def _server_rows(raw: Any, name: str, sql: str, params: Sequence[Any], page: int,
                  withhold: bool, binary: bool) -> Iterator[tuple[Any, ...]]:  # fmt: skip
     from psycopg.types.datetime import TimestamptzLoader

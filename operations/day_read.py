@@ -42,7 +42,7 @@ from audit.exports import HashingWriter, event_line_of, file_digest
 from audit.hashing import canonical_json
 from audit.registry import REGISTRY
 from audit.seals import ChainCheck, DayWalk, Ranges, day_membership, finish_walk, member_rows
-from audit.storage import EventFacts, loads_json, stamp
+from audit.storage import EventFacts, each_row, loads_json, stamp
 
 #: How often (in rounds) the replay's progress is reported.
 PROGRESS_EVERY = 500
@@ -190,12 +190,10 @@ def day_rounds(day: datetime.date, cutoff: int) -> set[str]:
     where, params = RoundSelection(gaming_day=day, upto_position=cutoff).where()
     hand_day = ("o.payload ->> 'gaming_day'" if connection.vendor == "postgresql"
                 else "json_extract(o.payload, '$.gaming_day')")  # fmt: skip
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT o.stream_id FROM ledger_event o WHERE {where} "
-                       "UNION ALL SELECT o.stream_id FROM ledger_event o "
-                       f"WHERE o.version = 1 AND {day_hands_sql(hand_day)} AND o.position <= %s",
-                       [*params, day.isoformat(), cutoff])  # fmt: skip
-        return {stream_id for (stream_id,) in cursor}
+    return {stream_id for (stream_id,) in each_row(
+        f"SELECT o.stream_id FROM ledger_event o WHERE {where} UNION ALL SELECT o.stream_id "
+        f"FROM ledger_event o WHERE o.version = 1 AND {day_hands_sql(hand_day)} "
+        "AND o.position <= %s", [*params, day.isoformat(), cutoff])}  # fmt: skip
 
 
 def _membership_and_rounds(

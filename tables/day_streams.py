@@ -14,6 +14,7 @@ import functools
 from django.db import connection
 
 from audit.providers import DayStreams, register_day_streams
+from audit.storage import each_row
 from tables.count import COUNT_STREAM_KIND
 from tables.poker_hands import POKER_HAND_STREAM_KIND
 from tables.round_events import ROUND_STREAM_KIND
@@ -80,9 +81,8 @@ def streams_of_day(day: datetime.date) -> list[str]:
     )
     params += [FILL_REQUESTED, CREDIT_REQUESTED, day.isoformat(), day.isoformat()]
     params += [f"{kind}:%:{day.isoformat()}" for kind in _KEYED]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return [stream_id for (stream_id,) in cursor if _keyed_day(stream_id) in (None, day)]
+    return [stream_id for (stream_id,) in each_row(sql, params)
+            if _keyed_day(stream_id) in (None, day)]  # fmt: skip
 
 
 def days_of_streams(stream_ids: list[str]) -> dict[str, datetime.date]:
