@@ -290,3 +290,33 @@ def test_a_payload_changed_so_it_no_longer_builds_its_event_is_named_by_the_clos
             in str(refused.value))
     replayed = read_stream(close_stream_id(DAY))[1].payload
     assert replayed["refused"] == [stream_id]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("column", ["occurred_at", "recorded_at"])
+def test_a_timestamp_moved_by_a_microsecond_is_named_by_the_close_and_only_it(
+    casino, play, monkeypatch, column, workers
+):
+    """The read formats a timestamp only when it differs from the last event's
+    (an append's events share theirs): an insider who moves one event of an
+    append by a microsecond gets that event named, and not its neighbours."""
+    from django.db import connection
+
+    from audit.seals import SealError
+
+    play(rounds=12)
+    monkeypatch.setattr(day_read, "_can_fork", lambda workers: False)
+    stream_id, version, position = _round_event_after_a_cut(37)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {column} FROM ledger_event WHERE position IN (%s, %s, %s)",
+                       [position - 1, position, position + 1])  # fmt: skip
+        assert len({row[0] for row in cursor.fetchall()}) == 1  # one append's
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute(f"UPDATE ledger_event SET {column} = {column} + interval '1 microsecond' "
+                       "WHERE position = %s", [position])  # fmt: skip
+        cursor.execute("SET LOCAL session_replication_role = origin")
+    with pytest.raises(SealError) as refused:
+        close_gaming_day(DAY, requested_by="finance", workers=workers)
+    assert str(refused.value).endswith(
+        f"stream {stream_id} version {version} (position {position}): content altered: "
+        "the recomputed hash differs from the stored one")
