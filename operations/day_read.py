@@ -25,13 +25,14 @@ import concurrent.futures
 import contextlib
 import datetime
 import multiprocessing
+import os
 import shutil
 import time
 import uuid
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 from django.db import connection, connections
@@ -491,11 +492,33 @@ def join_parts(parts: list[Path], path: Path) -> dict[str, Any]:
     it and the others are appended (on a 200-table day the first alone is
     2 GB not copied); its digest as the export writes it."""
     shutil.move(parts[0], path)
-    with path.open("ab") as joined:
+    with path.open("r+b") as joined:  # not "ab": copy_file_range refuses O_APPEND
+        end = joined.seek(0, os.SEEK_END)
         for part in parts[1:]:
             with part.open("rb") as lines:
-                shutil.copyfileobj(lines, joined, JOIN_BYTES)
+                end += _append(lines, joined, end)
     return file_digest(path)
+
+
+def _append(lines: BinaryIO, joined: BinaryIO, at: int) -> int:
+    """``lines`` written into ``joined`` from byte ``at``; how many bytes. The
+    kernel copies them where it can (``copy_file_range``: a 200-table day's
+    2 GB part in about a second instead of five through Python's buffers,
+    measured alone); else, or from wherever it stopped, Python does."""
+    size = os.fstat(lines.fileno()).st_size
+    done = 0
+    with contextlib.suppress(AttributeError, OSError):  # not Linux; another file system
+        while done < size:
+            copied = os.copy_file_range(lines.fileno(), joined.fileno(), size - done,
+                                        done, at + done)  # fmt: skip
+            if copied == 0:
+                break
+            done += copied
+    if done < size:
+        lines.seek(done)
+        joined.seek(at + done)
+        shutil.copyfileobj(lines, joined, JOIN_BYTES)
+    return size
 
 
 def _can_fork(workers: int) -> bool:

@@ -320,3 +320,47 @@ def test_a_timestamp_moved_by_a_microsecond_is_named_by_the_close_and_only_it(
     assert str(refused.value).endswith(
         f"stream {stream_id} version {version} (position {position}): content altered: "
         "the recomputed hash differs from the stored one")
+
+
+@pytest.mark.parametrize("kernel", ["copies", "copies part, then refuses", "cannot"])
+def test_the_parts_files_are_joined_whole_however_the_kernel_copies(tmp_path, monkeypatch, kernel):
+    """``events.jsonl`` is the parts' lines one after the other, and its digest that
+    file's: copied by the kernel (``copy_file_range``), by Python from where the
+    kernel stopped, or by Python alone (not Linux; a file system that refuses)."""
+    import errno
+    import hashlib
+    import os
+
+    parts = []
+    for index, size in enumerate([5_000, 300_001, 0, 70_000]):
+        part = tmp_path / f"part-{index}.events"
+        part.write_bytes(bytes((index * 7 + n) % 251 for n in range(size)))
+        parts.append(part)
+    expected = b"".join(part.read_bytes() for part in parts)
+    copy = os.copy_file_range
+    copied = []
+    if kernel == "copies":
+
+        def counted(*args):
+            copied.append(copy(*args))
+            return copied[-1]
+
+        monkeypatch.setattr(os, "copy_file_range", counted)
+    elif kernel == "copies part, then refuses":
+        calls = []
+
+        def partly(src, dst, count, offset_src=None, offset_dst=None):
+            calls.append(count)
+            if len(calls) > 1:
+                raise OSError(errno.EXDEV, "cross-device")
+            return copy(src, dst, min(count, 4_096), offset_src, offset_dst)
+
+        monkeypatch.setattr(os, "copy_file_range", partly)
+    elif kernel == "cannot":
+        monkeypatch.delattr(os, "copy_file_range")
+    joined = tmp_path / "events.jsonl"
+    digest = day_read.join_parts(parts, joined)
+    assert joined.read_bytes() == expected
+    assert digest == {"sha256": hashlib.sha256(expected).hexdigest(), "bytes": len(expected)}
+    if kernel == "copies":  # every part after the first, by the kernel
+        assert sum(copied) == len(expected) - 5_000
