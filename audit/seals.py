@@ -332,6 +332,7 @@ def _members(day: datetime.date, start: datetime.datetime, end: datetime.datetim
             members.update(_window_ranges(
                 start, end, f" AND position > %s AND stream_id IN ({_in(batch)})",
                 (earlier_cutoff, *batch)))  # fmt: skip
+    # Each full-day structure let go once used: together they were the close's peak.
     own = {s for s, bound in days.items() if bound == day}
     del days
     own.update(s for s in streams.of_day(day) if s not in own)  # the window's own strings kept
