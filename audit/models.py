@@ -220,3 +220,43 @@ class DaySeal(models.Model):
 
     def __str__(self) -> str:
         return f"seal of {self.gaming_day} ({self.merkle_root[:12]}…)"
+
+
+class CloseMember(models.Model):
+    """Scratch, not a record: one close's seal membership while it reads the
+    day in parts (``operations.day_read``), so that no process holds every
+    stream of a busy day; each part's reader asks for the members reaching
+    its range. Deleted when the read ends (and a killed run's, by the next).
+    ``replay`` marks the rounds and poker hands the close replays."""
+
+    run = models.CharField(max_length=80)
+    stream_id = models.CharField(max_length=200)
+    first_version = models.IntegerField()
+    last_version = models.IntegerField()
+    first_position = models.BigIntegerField()
+    last_position = models.BigIntegerField()
+
+    class Meta:
+        db_table = "audit_close_member"
+        constraints = [
+            models.UniqueConstraint(fields=["run", "stream_id"], name="close_member_unique")
+        ]
+        indexes = [models.Index(fields=["run", "last_position"], name="close_member_ends")]
+
+    def __str__(self) -> str:
+        return f"{self.run}: {self.stream_id}"
+
+
+class CloseRound(models.Model):
+    """Scratch beside ``CloseMember``: the rounds a close replays, listed by a
+    query that runs while the membership is asked (``operations.day_read``)."""
+
+    run = models.CharField(max_length=80)
+    stream_id = models.CharField(max_length=200)
+
+    class Meta:
+        db_table = "audit_close_round"
+        indexes = [models.Index(fields=["run", "stream_id"], name="close_round_run")]
+
+    def __str__(self) -> str:
+        return f"{self.run}: {self.stream_id}"

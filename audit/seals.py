@@ -231,10 +231,13 @@ class DayWalk:
     last_position: int | None = None
     merkle_root: str = EMPTY_ROOT
     problems: list[str] = field(default_factory=list)
-    #: Stream id -> (its last version in the seal, that event's hash).
+    #: Stream id -> (its last version in the seal, that event's hash), of the streams
+    #: that amend an earlier day (``amendments``): the root is made as heads arrive.
     heads: dict[str, tuple[int, str]] = field(default_factory=dict)
     #: Stream id -> the earlier sealed day it amends (events past that day's cutoff).
     amends: dict[str, datetime.date] = field(default_factory=dict)
+    #: The members whose first event in the seal is not their stream's first (the
+    #: export's prior heads), and the amending streams (``amendments``): few a day.
     ranges: Ranges = field(default_factory=dict)
 
 
@@ -275,12 +278,11 @@ def _in(items: list[Any]) -> str:
     return ", ".join(["%s"] * len(items))
 
 
-def _window_ranges(start: datetime.datetime, end: datetime.datetime, extra: str = "",
-                   params: tuple[Any, ...] = ()) -> Ranges:  # fmt: skip
-    # A page at a time: a busy day's 200,000 rows held whole beside the ranges were
-    # the close's peak memory (a server-side cursor would plan without parallel workers).
-    return {row[0]: row[1:] for row in each_row(_IN_WINDOW.format(extra=extra),
-                                                [start, end, *params], PAGE)}  # fmt: skip
+def _window_rows(start: datetime.datetime, end: datetime.datetime, extra: str = "",
+                 params: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:  # fmt: skip
+    # A page at a time: a busy day's 200,000 rows held whole were the close's peak
+    # memory (a server-side cursor would plan without parallel workers).
+    return each_row(_IN_WINDOW.format(extra=extra), [start, end, *params], PAGE)
 
 
 def sealed_cutoffs(before: datetime.date) -> dict[datetime.date, int]:
@@ -290,6 +292,25 @@ def sealed_cutoffs(before: datetime.date) -> dict[datetime.date, int]:
                                                                                "body"):  # fmt: skip
         cutoffs[day] = loads_json(body).get("cutoff_position") or 0
     return cutoffs
+
+
+class Members:
+    """Where the membership is put as it is found: a dict (``Ranges``) here; a
+    table in ``operations.day_read`` (``MemberTable``), so that a busy day's
+    200,000 streams are never held by one process."""
+
+    def __init__(self) -> None:
+        self.ranges: Ranges = {}
+
+    def add(self, stream_id: str, found: tuple[int, int, int, int]) -> None:
+        self.ranges[stream_id] = found
+
+    def known(self, stream_ids: list[str]) -> set[str]:
+        """Those of ``stream_ids`` added already."""
+        return {s for s in stream_ids if s in self.ranges}
+
+    def done(self) -> None:
+        """Everything added (a table's last rows written)."""
 
 
 def day_members(day: datetime.date, start: datetime.datetime, end: datetime.datetime,
@@ -309,38 +330,76 @@ def day_members(day: datetime.date, start: datetime.datetime, end: datetime.date
 
 def _members(day: datetime.date, start: datetime.datetime, end: datetime.datetime,
              cutoff: int | None) -> tuple[Ranges, dict[str, datetime.date]]:  # fmt: skip
-    """``day_members``, and for each stream whose events past an earlier
-    sealed day's cutoff are members, that day (what the seal amends)."""
-    window = _window_ranges(start, end)
+    """``day_members`` (by stream_id), and for each stream whose events past an
+    earlier sealed day's cutoff are members, that day (what the seal amends)."""
+    members = Members()
+    amends = gather_members(day, start, end, cutoff, members)
+    return dict(sorted(members.ranges.items())), amends
+
+
+#: Streams classified at a time: the window's rows and the day's own streams come a
+#: chunk at a time, so the membership holds a chunk, not the day.
+CHUNK = 20_000
+
+
+def _chunks(rows: Iterable[Any], size: int = CHUNK) -> Iterator[list[Any]]:
+    chunk: list[Any] = []
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def gather_members(day: datetime.date, start: datetime.datetime, end: datetime.datetime,
+                   cutoff: int | None, members: Members) -> dict[str, datetime.date]:  # fmt: skip
+    """``day_members`` put into ``members`` a chunk of streams at a time; the
+    streams whose events past an earlier sealed day's cutoff are members,
+    with that day (what the seal amends: few)."""
     streams = providers.day_streams()
     if streams is None or cutoff is None:
-        return window, {}
-    days = streams.days_of(sorted(window))  # the provider batches its queries
+        for row in _window_rows(start, end):
+            members.add(row[0], row[1:])
+        members.done()
+        return {}
     cutoffs = sealed_cutoffs(day)
-    members: Ranges = {}
+    tail = _own_tail(start, end, cutoff)
     after_cutoff: dict[int, list[str]] = {}
     amends: dict[str, datetime.date] = {}
-    for stream_id, found in window.items():
-        bound = days.get(stream_id)
-        if bound is None or (bound < day and bound not in cutoffs):
-            members[stream_id] = found
-        elif bound < day:
-            after_cutoff.setdefault(cutoffs[bound], []).append(stream_id)
-            amends[stream_id] = bound
+    probed: set[str] = set()  # own streams whose range the window does not give
+    for chunk in _chunks(_window_rows(start, end)):
+        days = streams.days_of([row[0] for row in chunk])  # the provider batches its queries
+        for stream_id, *found in chunk:
+            bound = days.get(stream_id)
+            if bound is None or (bound < day and bound not in cutoffs):
+                members.add(stream_id, tuple(found))
+            elif bound < day:
+                after_cutoff.setdefault(cutoffs[bound], []).append(stream_id)
+                amends[stream_id] = bound
+            elif bound == day:
+                own = _own_range(stream_id, found, tail, cutoff)
+                if own is None:
+                    probed.add(stream_id)
+                else:
+                    members.add(stream_id, own)
     for earlier_cutoff, stream_ids in after_cutoff.items():
         for batch in _batches(stream_ids):
-            members.update(_window_ranges(
-                start, end, f" AND position > %s AND stream_id IN ({_in(batch)})",
-                (earlier_cutoff, *batch)))  # fmt: skip
-    # Each full-day structure let go once used: together they were the close's peak.
-    own = {s for s, bound in days.items() if bound == day}
-    del days
-    own.update(s for s in streams.of_day(day) if s not in own)  # the window's own strings kept
-    members.update(_own_ranges(own, window, end, cutoff))
-    del own, window
+            for row in _window_rows(start, end, f" AND position > %s AND stream_id IN "
+                                    f"({_in(batch)})", (earlier_cutoff, *batch)):  # fmt: skip
+                members.add(row[0], row[1:])
+    # The day's own streams with no event in the window (recorded before it, or after).
+    for chunk in _chunks(streams.of_day(day)):
+        known = members.known(chunk)
+        probed.update(s for s in chunk if s not in known)
+    for batch in _chunks(sorted(probed)):
+        for stream_id, found in _ranges_upto(batch, cutoff).items():
+            members.add(stream_id, found)
+    members.done()
     # A stream recorded in the window only before the earlier day's cutoff amends nothing.
-    amends = {s: d for s, d in amends.items() if s in members}
-    return {stream_id: members[stream_id] for stream_id in sorted(members)}, amends
+    found_amends = members.known(sorted(amends))
+    return {s: d for s, d in amends.items() if s in found_amends}
 
 
 #: Each stream's first and last event up to the cutoff, found by two probes of the
@@ -382,40 +441,41 @@ def _ranges_upto(stream_ids: list[str], cutoff: int) -> Ranges:
     return found
 
 
-def _own_ranges(own: set[str], window: Ranges, end: datetime.datetime, cutoff: int) -> Ranges:
-    """``_ranges_upto`` of the day's own streams, most of them from what is known
-    already: a stream that began in the window has no event before it, and its
-    events after it are among those from the first position recorded at or after
-    the window's end (every later event has a later position) up to the cutoff,
-    read in one pass over that tail. The rest are probed, and all of them when
-    the tail is long (a day closed long after its end)."""
-    if connection.vendor != "postgresql" or not window:
-        return _ranges_upto(sorted(own), cutoff)
-    span = max(r[3] for r in window.values()) - min(r[2] for r in window.values()) + 1
+def _own_tail(start: datetime.datetime, end: datetime.datetime, cutoff: int) -> Ranges | None:
+    """The ranges of the streams recorded from the window's end up to the cutoff,
+    for ``_own_range``; None when the day's own streams are all probed instead:
+    off PostgreSQL, and when that tail is long (a day closed long after its end)."""
+    if connection.vendor != "postgresql":
+        return None
     with connection.cursor() as cursor:
+        cursor.execute("SELECT min(position) FROM ledger_event WHERE recorded_at >= %s", [start])
+        window_from = cursor.fetchone()[0]
         cursor.execute("SELECT min(position) FROM ledger_event WHERE recorded_at >= %s", [end])
         tail_from = cursor.fetchone()[0]
-        tail: Ranges = {}
-        if tail_from is not None and cutoff - tail_from > span // 10:
-            return _ranges_upto(sorted(own), cutoff)
-        if tail_from is not None and tail_from <= cutoff:
-            cursor.execute(
-                "SELECT stream_id, min(version), max(version), min(position), max(position) "
-                "FROM ledger_event WHERE position >= %s AND position <= %s GROUP BY stream_id",
-                [tail_from, cutoff],
-            )
-            tail = {row[0]: tuple(row[1:]) for row in cursor.fetchall()}
-    found: Ranges = {}
-    probed: list[str] = []
-    for stream_id in own:
-        inside = window.get(stream_id)
-        if inside is None or inside[0] != 1 or inside[3] > cutoff:
-            probed.append(stream_id)
-            continue
-        after = tail.get(stream_id)
-        found[stream_id] = inside if after is None else (inside[0], after[1], inside[2], after[3])
-    found.update(_ranges_upto(sorted(probed), cutoff))
-    return found
+        if window_from is None or window_from == tail_from:  # nothing in the window
+            return None
+        if tail_from is None or tail_from > cutoff:
+            return {}
+        if cutoff - tail_from > (tail_from - window_from) // 10:
+            return None
+    return {row[0]: row[1:] for row in each_row(
+        "SELECT stream_id, min(version), max(version), min(position), max(position) "
+        "FROM ledger_event WHERE position >= %s AND position <= %s GROUP BY stream_id",
+        [tail_from, cutoff], PAGE)}  # fmt: skip
+
+
+def _own_range(stream_id: str, inside: list[int], tail: Ranges | None,
+               cutoff: int) -> tuple[int, int, int, int] | None:  # fmt: skip
+    """An own stream's range up to the cutoff from what is known already (None
+    when it must be probed): a stream that began in the window has no event
+    before it, and its events after the window are in ``tail`` (every later
+    event has a later position)."""
+    if tail is None or inside[0] != 1 or inside[3] > cutoff:
+        return None
+    after = tail.get(stream_id)
+    if after is None:
+        return (inside[0], inside[1], inside[2], inside[3])
+    return (inside[0], after[1], inside[2], after[3])
 
 
 def member_rows(members: Ranges, *, some: bool = False,
@@ -540,20 +600,14 @@ class ChainCheck:
                                   _problem(stream_id, version, position, problem)))  # fmt: skip
 
     def to_payload(self) -> dict[str, Any]:
-        """What ``finish_walk`` needs of the check, as JSON (a part read elsewhere)."""
-        return {"heads": {stream_id: self.heads[stream_id] for stream_id in self.seen},
-                "carried": self.carried, "events": self.events,
-                "first_position": self.first_position, "last_position": self.last_position,
-                "problems": self.problems}  # fmt: skip
+        """What ``finish_walk`` needs of the check beside its heads, as JSON (a part
+        read elsewhere; its heads go to a file of their own, ``heads``)."""
+        return {"events": self.events, "first_position": self.first_position,
+                "last_position": self.last_position, "problems": self.problems}  # fmt: skip
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> ChainCheck:
         check = cls()
-        check.heads = {stream_id: (head[0], head[1])
-                       for stream_id, head in payload["heads"].items()}  # fmt: skip
-        check.carried = {stream_id: (first[0], first[1], first[2])
-                         for stream_id, first in payload["carried"].items()}  # fmt: skip
-        check.seen = check.heads.keys()  # type: ignore[assignment]  # its heads are those seen
         check.events = payload["events"]
         check.first_position = payload["first_position"]
         check.last_position = payload["last_position"]
@@ -561,15 +615,29 @@ class ChainCheck:
                           for position, stream_id, text in payload["problems"]]  # fmt: skip
         return check
 
+    def head_entries(self) -> Iterator[Head]:
+        """Each stream's head here, by stream_id (``finish_walk``)."""
+        for stream_id in sorted(self.seen):
+            version, digest = self.heads[stream_id]
+            yield stream_id, version, digest, self.carried.get(stream_id)
 
-def finish_walk(checks: list[ChainCheck], members: Ranges,
+
+#: A stream's head in one check: (stream_id, version, hash, and for a carried
+#: stream its first event here: (version, prev_hash, position); else None).
+Head = tuple[str, int, str, "tuple[int, str, int] | None"]
+
+
+def finish_walk(checks: list[ChainCheck], heads: Iterable[Head], continued: Ranges,
                 amends: dict[str, datetime.date]) -> DayWalk:  # fmt: skip
     """The day's walk from the checks of its parts in position order (one, or
-    one per part of a day read in parts): counts, problems in position order
-    (each stream's first, as one check of the whole day finds it: a carried
-    stream's link before what its part found at the same event), and the
-    Merkle root over every stream's head."""
-    walk = DayWalk(amends=amends, ranges=members)
+    one per part of a day read in parts) and their heads (``heads``: by
+    stream_id, and one stream's in the order of the parts): counts, problems in
+    position order (each stream's first, as one check of the whole day finds it:
+    a carried stream's link before what its part found at the same event), and
+    the Merkle root over every stream's last head, made as they come, so that
+    no stream's is held but the amending ones'. ``continued`` are the members
+    not begun in the seal (``DayWalk.ranges``)."""
+    walk = DayWalk(amends=amends, ranges=continued)
     problems: list[tuple[int, int, str, str]] = []
     for check in checks:
         walk.events += check.events
@@ -577,25 +645,38 @@ def finish_walk(checks: list[ChainCheck], members: Ranges,
             walk.first_position = min(check.first_position,
                                       walk.first_position or check.first_position)  # fmt: skip
             walk.last_position = max(check.last_position or 0, walk.last_position or 0)
-        for stream_id, (version, prev_hash, position) in check.carried.items():
-            problem = _link_problem(walk.heads.get(stream_id), version, prev_hash)
-            if problem:
-                problems.append((position, 0, stream_id,
-                                 _problem(stream_id, version, position, problem)))  # fmt: skip
         problems.extend((position, 1, stream_id, text)
                         for position, stream_id, text in check.problems)  # fmt: skip
-        walk.heads.update({stream_id: check.heads[stream_id] for stream_id in check.seen})
+    root = MerkleRoot()
+    last: tuple[str, int, str] | None = None
+    for stream_id, version, digest, first in heads:
+        if last is not None and last[0] != stream_id:
+            _leaf(walk, root, last)
+            last = None
+        if first is not None:  # its link to the head the parts before it left
+            before = (last[1], last[2]) if last is not None else None
+            problem = _link_problem(before, first[0], first[1])
+            if problem:
+                problems.append((first[2], 0, stream_id,
+                                 _problem(stream_id, first[0], first[2], problem)))  # fmt: skip
+        last = (stream_id, version, digest)
+    if last is not None:
+        _leaf(walk, root, last)
     broken: set[str] = set()
     for _, _, stream_id, text in sorted(problems):
         if stream_id not in broken:
             broken.add(stream_id)
             walk.problems.append(text)
-    root = MerkleRoot()
-    for stream_id in sorted(walk.heads):
-        root.add(leaf_hash(stream_id, *walk.heads[stream_id]))
     walk.streams = root.count
     walk.merkle_root = root.hexdigest()
     return walk
+
+
+def _leaf(walk: DayWalk, root: MerkleRoot, head: tuple[str, int, str]) -> None:
+    stream_id, version, digest = head
+    root.add(leaf_hash(stream_id, version, digest))
+    if stream_id in walk.amends:
+        walk.heads[stream_id] = (version, digest)
 
 
 def day_membership(day: datetime.date, cutoff: int | None,
@@ -612,13 +693,21 @@ def walk_day(day: datetime.date, calendar: GamingDayCalendar | None = None,
     and the root of the streams' heads."""
     members, amends = day_membership(day, cutoff, calendar)
     check = ChainCheck(members)
+    continued = continued_members(members, amends)
     for row in member_rows(members):
         (position, stream_id, version, event_type, schema_version, payload, metadata,
          occurred_at, recorded_at, prev_hash, stored_hash) = row  # fmt: skip
         check.add(position, stream_id, version, event_type, schema_version,
                   canonical_payload(loads_json(payload)), canonical_payload(loads_json(metadata)),
                   stamp(occurred_at), stamp(recorded_at), prev_hash, stored_hash)  # fmt: skip
-    return finish_walk([check], members, amends)
+    return finish_walk([check], check.head_entries(), continued, amends)
+
+
+def continued_members(members: Ranges, amends: dict[str, datetime.date]) -> Ranges:
+    """``DayWalk.ranges`` of ``members``: those not begun in the seal, and the
+    amending ones (a round appended whole after its day's sealed cutoff begins in it)."""
+    return {stream_id: found for stream_id, found in members.items()
+            if found[0] > 1 or stream_id in amends}  # fmt: skip
 
 
 def amendments(walk: DayWalk) -> list[dict[str, Any]]:

@@ -216,10 +216,13 @@ CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 60
 # How soon a close that found another live run of the same day looks again.
 CLOSE_BUSY_RETRY_SECONDS = env_int("CLOSE_BUSY_RETRY_SECONDS", 20)
 # How many worker processes the scheduled close reads the day with: it is cut
-# by table into parts, tasks for every worker on the broker (operations.day_read).
+# by position range into parts, tasks for every worker on the broker (operations.day_read).
 CLOSE_WORKERS = env_int("CLOSE_WORKERS", 2)
 # A day of fewer events is read in one process: parts would cost more than they save.
 CLOSE_PARTS_ABOVE_EVENTS = env_int("CLOSE_PARTS_ABOVE_EVENTS", 50_000)
+# A part holds no more than about this many events, whatever the workers: a reader's
+# memory is its part's streams, so a busy day is read in more parts, not larger ones.
+CLOSE_PART_EVENTS = env_int("CLOSE_PART_EVENTS", 1_000_000)
 # Periodic jobs (the deck checks) are PeriodicTask rows, editable in the admin.
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # How long before a deck's change falls due the floor gets a notice (§ 592.3(c)).

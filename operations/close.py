@@ -80,7 +80,7 @@ from audit.seals import Ranges
 from casino.configuration import thresholds_in_force
 from casino.models import Casino, DayClose, DayCloseStatus, VariancePolicy
 from casino.roles import Role
-from operations.day_read import DayRead, read_day, read_day_in_parts
+from operations.day_read import DayRead, read_day_in_parts
 from operations.meters import PROGRESSIVE_WAGER, reconcile_meters
 from progressives.models import MeterDay
 
@@ -411,7 +411,7 @@ def _read(day: datetime.date, cutoff: int, progress: Progress, replay: bool,
           workers: int) -> DayRead:
     """The close's one read of the day (``operations.day_read``), its
     ``events.jsonl`` written aside for the export; in parts by position range, read by
-    ``workers`` processes, when there are more than one."""
+    ``workers`` processes (a small day whole)."""
     from audit.exports import export_name
 
     root = export_root()
@@ -428,11 +428,8 @@ def _read(day: datetime.date, cutoff: int, progress: Progress, replay: bool,
         progress("replayed", done, total)
 
     try:
-        if workers > 1:
-            read = read_day_in_parts(day, cutoff, path, replay=replay, workers=workers,
-                                     scratch=root, on_round=on_round)  # fmt: skip
-        else:
-            read = read_day(day, cutoff, path, replay=replay, on_round=on_round)
+        read = read_day_in_parts(day, cutoff, path, replay=replay, workers=workers,
+                                 scratch=root, on_round=on_round)  # fmt: skip
     except BaseException:
         path.unlink(missing_ok=True)
         raise

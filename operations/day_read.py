@@ -24,12 +24,13 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import datetime
+import heapq
 import multiprocessing
 import os
 import shutil
 import time
 import uuid
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -42,8 +43,21 @@ from audit.claims import claim as _claim
 from audit.exports import HashingWriter, event_line_of, file_digest
 from audit.hashing import canonical_json
 from audit.registry import REGISTRY
-from audit.seals import ChainCheck, DayWalk, Ranges, day_membership, finish_walk, member_rows
-from audit.storage import EventFacts, each_row, loads_json, stamp
+from audit.seals import (
+    PAGE,
+    ChainCheck,
+    DayWalk,
+    Head,
+    Members,
+    Ranges,
+    continued_members,
+    day_membership,
+    day_window,
+    finish_walk,
+    gather_members,
+    member_rows,
+)
+from audit.storage import EventFacts, each_row, loads_json, pg_cursor, stamp
 
 #: How often (in rounds) the replay's progress is reported.
 PROGRESS_EVERY = 500
@@ -185,41 +199,28 @@ class DayRead:
 def day_rounds(day: datetime.date, cutoff: int) -> set[str]:
     """The rounds the close replays (``RoundSelection``) and the day's poker hands
     (``tables.poker_hands.day_hands_sql``), each opened up to the cutoff."""
+    return {stream_id for (stream_id,) in each_row(*_day_rounds_sql(day, cutoff))}
+
+
+def _day_rounds_sql(day: datetime.date, cutoff: int) -> tuple[str, list[Any]]:
     from tables.poker_hands import day_hands_sql
     from tables.verification import RoundSelection
 
     where, params = RoundSelection(gaming_day=day, upto_position=cutoff).where()
     hand_day = ("o.payload ->> 'gaming_day'" if connection.vendor == "postgresql"
                 else "json_extract(o.payload, '$.gaming_day')")  # fmt: skip
-    return {stream_id for (stream_id,) in each_row(
-        f"SELECT o.stream_id FROM ledger_event o WHERE {where} UNION ALL SELECT o.stream_id "
-        f"FROM ledger_event o WHERE o.version = 1 AND {day_hands_sql(hand_day)} "
-        "AND o.position <= %s", [*params, day.isoformat(), cutoff])}  # fmt: skip
+    return (f"SELECT o.stream_id FROM ledger_event o WHERE {where} UNION ALL SELECT "
+            f"o.stream_id FROM ledger_event o WHERE o.version = 1 AND "
+            f"{day_hands_sql(hand_day)} AND o.position <= %s",
+            [*params, day.isoformat(), cutoff])  # fmt: skip
 
 
 def _membership_and_rounds(
     day: datetime.date, cutoff: int, replay: bool
 ) -> tuple[Ranges, dict[str, datetime.date], set[str]]:
-    """The seal's members and the rounds to replay: two queries the server spends
-    seconds on for a busy day, asked at once on PostgreSQL (the rounds on a
-    connection of their own, in a thread: a position up to the cutoff is
-    committed, so both see the same events). Inside a transaction (a test's),
-    one after the other on its connection."""
-    if not replay:
-        return (*day_membership(day, seal_cutoff(cutoff)), set())
-    if connection.vendor != "postgresql" or connection.in_atomic_block:
-        return (*day_membership(day, seal_cutoff(cutoff)), day_rounds(day, cutoff))
-
-    def listed() -> set[str]:
-        try:
-            return day_rounds(day, cutoff)
-        finally:
-            connection.close()  # this thread's own
-
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        rounds = pool.submit(listed)
-        members, amends = day_membership(day, seal_cutoff(cutoff))
-        return members, amends, rounds.result()
+    """The seal's members and the rounds to replay (a day read whole)."""
+    members, amends = day_membership(day, seal_cutoff(cutoff))
+    return members, amends, day_rounds(day, cutoff) if replay else set()
 
 
 def seal_cutoff(cutoff: int) -> int | None:
@@ -254,8 +255,8 @@ def _read_whole(
         tally = replay_apart(day, cutoff)
     written: concurrent.futures.Future[dict[str, Any]] = concurrent.futures.Future()
     written.set_result(digest)
-    return DayRead(finish_walk([check], members, amends), path, written,
-                   tally if replay else None)  # fmt: skip
+    walk = finish_walk([check], check.head_entries(), continued_members(members, amends), amends)
+    return DayRead(walk, path, written, tally if replay else None)
 
 
 def replay_apart(day: datetime.date, cutoff: int) -> DayTally:
@@ -409,55 +410,194 @@ def read_part(
 # idled (bench/README.md). By position range a part scans its own range and
 # the lines are already in order.
 
-#: Parts per worker process: about equal in events, so one each.
+#: Parts per worker process: about equal in events, so one each (at the least: a
+#: part holds at most ``CLOSE_PART_EVENTS``).
 PARTS_PER_WORKER = 1
 POLL_SECONDS = 0.2
 #: Bytes of the parts' lines copied into ``events.jsonl`` at a time.
 JOIN_BYTES = 8 << 20
 
 
-def plan_parts(members: Ranges, rounds: Collection[str], parts: int) -> list[dict[str, Any]]:
-    """The day's positions cut into at most ``parts`` ranges of about equal
-    events (each stream counted where it ends): see ``plans_at``."""
-    ends = sorted((found[3], found[1] - found[0] + 1) for found in members.values())
-    total = sum(count for _, count in ends)
+class MemberTable(Members):
+    """The seal's membership written to ``audit_close_member`` as it is found
+    (``audit.seals.gather_members``), a page of rows at a time, under the
+    close's ``run``: each part's reader asks for the members reaching its
+    range, and no process holds every stream of a busy day. Its totals kept."""
+
+    def __init__(self, run: str) -> None:
+        super().__init__()
+        self.run = run
+        self.rows: list[tuple[Any, ...]] = []
+        self.events = 0
+
+    def add(self, stream_id: str, found: tuple[int, int, int, int]) -> None:
+        self.rows.append((self.run, stream_id, *found))
+        self.events += found[1] - found[0] + 1
+        if len(self.rows) >= PAGE:
+            self.done()
+
+    def done(self) -> None:
+        if not self.rows:
+            return
+        columns = "run, stream_id, first_version, last_version, first_position, last_position"
+        if connection.vendor == "postgresql":
+            with pg_cursor() as cursor, cursor.copy(
+                    f"COPY audit_close_member ({columns}) FROM STDIN") as copy:  # fmt: skip
+                for row in self.rows:
+                    copy.write_row(row)
+        else:
+            with connection.cursor() as cursor:
+                cursor.executemany(f"INSERT INTO audit_close_member ({columns}) "
+                                   "VALUES (%s, %s, %s, %s, %s, %s)", self.rows)  # fmt: skip
+        self.rows = []
+
+    def known(self, stream_ids: list[str]) -> set[str]:
+        self.done()
+        found: set[str] = set()
+        for at in range(0, len(stream_ids), 500):
+            batch = stream_ids[at : at + 500]
+            found.update(s for (s,) in each_row(
+                "SELECT stream_id FROM audit_close_member WHERE run = %s AND stream_id IN "
+                f"({', '.join(['%s'] * len(batch))})", [self.run, *batch]))  # fmt: skip
+        return found
+
+
+def _write_membership(run: str, day: datetime.date, cutoff: int,
+                      replay: bool) -> tuple[MemberTable, dict[str, datetime.date]]:  # fmt: skip
+    """The seal's members written to ``audit_close_member`` and the rounds to
+    replay to ``audit_close_round``, under ``run``: two queries the server
+    spends seconds on for a busy day, asked at once on PostgreSQL (the rounds on
+    a connection of their own, in a thread: a position up to the cutoff is
+    committed, so both see the same events). Inside a transaction (a test's),
+    one after the other on its connection."""
+    table = MemberTable(run)
+    start, end = day_window(day)
+
+    def members() -> dict[str, datetime.date]:
+        return gather_members(day, start, end, seal_cutoff(cutoff), table)
+
+    if not replay:
+        return table, members()
+    sql, params = _day_rounds_sql(day, cutoff)
+    insert = f"INSERT INTO audit_close_round (run, stream_id) SELECT %s, r.stream_id FROM ({sql}) r"
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            cursor.execute(insert, [run, *params])
+        return table, members()
+
+    def listed() -> None:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute(insert, [run, *params])
+        finally:
+            connection.close()  # this thread's own
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        rounds = pool.submit(listed)
+        amends = members()
+        rounds.result()
+        return table, amends
+
+
+def _clear_runs(pattern: str) -> None:
+    """The scratch rows of the runs whose name matches ``pattern`` (LIKE)."""
+    with connection.cursor() as cursor:
+        for table in ("audit_close_member", "audit_close_round"):
+            cursor.execute(f"DELETE FROM {table} WHERE run LIKE %s", [pattern])
+
+
+def _rounds_apart(run: str) -> bool:
+    """Whether a round to replay is not one of the seal's streams from its first
+    event (a seal without day streams registered): the day's rounds are then
+    replayed apart (``replay_apart``)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT 1 FROM audit_close_round r WHERE r.run = %s AND NOT EXISTS (SELECT 1 FROM "
+            "audit_close_member m WHERE m.run = r.run AND m.stream_id = r.stream_id AND "
+            "m.first_version = 1) LIMIT 1", [run])  # fmt: skip
+        return cursor.fetchone() is not None
+
+
+def run_members(run: str, within: tuple[int, int] | None = None) -> tuple[Ranges, set[str]]:
+    """The members of ``run`` (those reaching ``within`` when given) by stream_id,
+    and those of them that are rounds to replay."""
+    sql = ("SELECT m.stream_id, m.first_version, m.last_version, m.first_position, "
+           "m.last_position, EXISTS (SELECT 1 FROM audit_close_round r WHERE r.run = m.run "
+           "AND r.stream_id = m.stream_id) FROM audit_close_member m WHERE m.run = %s")  # fmt: skip
+    params: list[Any] = [run]
+    if within is not None:
+        sql += " AND m.last_position >= %s AND m.first_position <= %s"
+        params += list(within)
+    members: Ranges = {}
+    rounds: set[str] = set()
+    for stream_id, *found, replayed in each_row(sql, params):
+        members[stream_id] = tuple(found)
+        if replayed:
+            rounds.add(stream_id)
+    return members, rounds
+
+
+def _continued(run: str, amends: dict[str, datetime.date]) -> Ranges:
+    """``audit.seals.continued_members`` of ``run``'s members: few of a day's."""
+    found: Ranges = {}
+    columns = "stream_id, first_version, last_version, first_position, last_position"
+    for row in each_row(f"SELECT {columns} FROM audit_close_member WHERE run = %s "
+                        "AND first_version > 1", [run]):  # fmt: skip
+        found[row[0]] = tuple(row[1:])
+    amending = sorted(s for s in amends if s not in found)
+    for at in range(0, len(amending), 500):
+        batch = amending[at : at + 500]
+        for row in each_row(f"SELECT {columns} FROM audit_close_member WHERE run = %s AND "
+                            f"stream_id IN ({', '.join(['%s'] * len(batch))})", [run, *batch]):
+            found[row[0]] = tuple(row[1:])
+    return dict(sorted(found.items()))
+
+
+def plan_parts(run: str, parts: int, events: int) -> list[dict[str, Any]]:
+    """The day's positions cut into at least ``parts`` ranges (and parts of at
+    most about ``CLOSE_PART_EVENTS``) of about equal events, each stream counted
+    where it ends: see ``plans_at``. ``events`` is the members' total."""
+    from django.conf import settings
+
+    parts = max(parts, -(-events // settings.CLOSE_PART_EVENTS))
     cuts: list[int] = []
     running = 0
-    for position, count in ends:
+    for position, count in each_row(
+            "SELECT last_position, last_version - first_version + 1 FROM audit_close_member "
+            "WHERE run = %s ORDER BY last_position", [run]):  # fmt: skip
         running += count
-        if len(cuts) < parts - 1 and running >= total * (len(cuts) + 1) / parts:
+        if len(cuts) < parts - 1 and running >= events * (len(cuts) + 1) / parts:
             cuts.append(position)
-    return plans_at(members, rounds, cuts)
+    return plans_at(run, cuts)
 
 
-def plans_at(members: Ranges, rounds: Collection[str], cuts: list[int]) -> list[dict[str, Any]]:
+def member_span(run: str) -> tuple[int, int]:
+    """The first and last position of the members of ``run``."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT min(first_position), max(last_position) FROM audit_close_member "
+                       "WHERE run = %s", [run])  # fmt: skip
+        first, last = cursor.fetchone()
+        return first, last
+
+
+def plans_at(run: str, cuts: list[int]) -> list[dict[str, Any]]:
     """The parts of the day's positions cut after each of ``cuts``: each
-    with its range, the members whose events reach into it, those of them
-    begun before it (``carried``) and the rounds it replays: those that end
-    in it."""
-    first = min(found[2] for found in members.values())
-    last = max(found[3] for found in members.values())
+    names its run and its range; its reader asks for the members reaching
+    it, those of them begun before it (``carried``) and the rounds it
+    replays: those that end in it (``run_part``)."""
+    first, last = member_span(run)
     cuts = sorted(cut for cut in set(cuts) if first <= cut < last)
-    plans = []
-    for low, high in zip([first, *(cut + 1 for cut in cuts)], [*cuts, last], strict=True):
-        reaching = {s: found for s, found in members.items()
-                    if found[2] <= high and found[3] >= low}  # fmt: skip
-        if not reaching:
-            continue
-        plans.append({
-            "within": [low, high],
-            "members": reaching,
-            "carried": sorted(s for s, found in reaching.items() if found[2] < low),
-            "rounds": sorted(s for s, found in reaching.items()
-                             if s in rounds and found[3] <= high),
-        })  # fmt: skip
-    return plans
+    return [{"run": run, "within": [low, high]}
+            for low, high in zip([first, *(cut + 1 for cut in cuts)], [*cuts, last],
+                                 strict=True)]  # fmt: skip
 
 
 def run_part(directory: str | Path, index: int, holder: Any = None) -> str:
     """Read part ``index`` of the run in ``directory`` unless it is read
     already, being read, or its run is over (its directory gone); the claim
-    on ``holder`` when given (see ``_claim``)."""
+    on ``holder`` when given (see ``_claim``). It leaves its result (the
+    check's counts and problems, the tally) and its heads, by stream_id, for
+    ``finish_walk``."""
     directory = Path(directory)
     plan, result = directory / f"part-{index}.plan.json", directory / f"part-{index}.json"
     if not plan.exists():
@@ -468,10 +608,8 @@ def run_part(directory: str | Path, index: int, holder: Any = None) -> str:
         if result.exists():
             return "read already"
         job = orjson.loads(plan.read_bytes())
-        members = {s: tuple(r) for s, r in job.pop("members").items()}
-        # The plan's lists let go: a busy day's part holds a hundred thousand streams.
-        (low, high), carried = job["within"], job.pop("carried")
-        rounds = set(job.pop("rounds"))
+        low, high = job["within"]
+        members, carried, rounds = part_members(job["run"], (low, high))
         begun = {s: members[s] for s in rounds if members[s][2] < low}
         earlier = member_rows(begun, some=True, within=(
             min((found[2] for found in begun.values()), default=low), low - 1))  # fmt: skip
@@ -479,11 +617,40 @@ def run_part(directory: str | Path, index: int, holder: Any = None) -> str:
             rows = member_rows(members, within=(low, high))
             check, tally = read_part(members, rounds, rows, sink.write, carried=carried,
                                      earlier=earlier)  # fmt: skip
+        del members, rounds, begun
+        heads, partial = directory / f"part-{index}.heads", directory / f"part-{index}.heads~"
+        with partial.open("wb") as sink:
+            for entry in check.head_entries():
+                sink.write(orjson.dumps(entry) + b"\n")
+        partial.replace(heads)
         written = result.with_suffix(".partial")
         written.write_bytes(orjson.dumps({"check": check.to_payload(),
                                           "tally": tally.payload()}))  # fmt: skip
-        written.replace(result)  # the result appears whole, or not at all
+        written.replace(result)  # the result appears whole, or not at all (after its heads)
     return "read"
+
+
+def part_members(run: str, within: tuple[int, int]) -> tuple[Ranges, list[str], set[str]]:
+    """A part's members: those reaching its range, those of them begun before it
+    (``carried``, see ``ChainCheck``) and the rounds it replays: those that end in it."""
+    low, high = within
+    members, replayed = run_members(run, within)
+    carried = sorted(s for s, found in members.items() if found[2] < low)
+    return members, carried, {s for s in replayed if members[s][3] <= high}
+
+
+def _part_heads(path: Path) -> Iterator[Head]:
+    with path.open("rb") as lines:
+        for line in lines:
+            stream_id, version, digest, first = orjson.loads(line)
+            yield stream_id, version, digest, tuple(first) if first is not None else None
+
+
+def part_heads(paths: list[Path]) -> Iterator[Head]:
+    """The parts' heads by stream_id, one stream's in the order of the parts
+    (``heapq.merge`` keeps the order of its inputs among equal keys): a file
+    each, merged as they are read."""
+    return heapq.merge(*(_part_heads(path) for path in paths), key=lambda head: head[0])
 
 
 def join_parts(parts: list[Path], path: Path) -> dict[str, Any]:
@@ -542,42 +709,45 @@ def read_day_in_parts(
     """``read_day`` in parts by position range (see above), read by ``workers``
     processes: Celery workers when a broker is configured (the close's own
     process reads parts too), else a pool forked here, or, in a process that
-    may not fork, the tasks in this process one after the other. A day of
-    fewer than ``CLOSE_PARTS_ABOVE_EVENTS`` events is read whole, and so is
-    one whose rounds are not all the seal's day streams."""
+    may not fork, the tasks in this process one after the other. The seal's
+    membership is written to a table (``MemberTable``) and each part's heads
+    to a file, so that no process holds every stream of the day. A day of fewer
+    than ``CLOSE_PARTS_ABOVE_EVENTS`` events is read whole, and so is one whose
+    rounds are not all the seal's day streams."""
     from django.conf import settings
 
+    prefix = f"close-{day.isoformat()}-"
+    _clear_runs(f"{prefix}%")  # a killed run's
+    for leftover in scratch.glob(f".{prefix}*"):
+        shutil.rmtree(leftover, ignore_errors=True)  # a killed run's: its parts stop at once
+    run = f"{prefix}{uuid.uuid4().hex[:12]}"
     with contextlib.ExitStack() as forked:
+        forked.callback(_clear_runs, run)
         pool = None
         if settings.CELERY_TASK_ALWAYS_EAGER and _can_fork(workers):
-            # Forked before the membership is asked: a child is a copy of this process,
-            # and would otherwise hold every stream of the day it never reads.
+            # Forked before the membership is asked: a child is a copy of this process.
             connections.close_all()
             pool = multiprocessing.get_context("fork").Pool(workers - 1)
             forked.callback(pool.join)
             forked.callback(pool.terminate)
-        members, amends, rounds = _membership_and_rounds(day, cutoff, replay)
-        size = sum(found[1] - found[0] + 1 for found in members.values())
-        if size < settings.CLOSE_PARTS_ABOVE_EVENTS or any(
-            members.get(s, (0,))[0] != 1 for s in rounds
-        ):
+        table, amends = _write_membership(run, day, cutoff, replay)
+        if table.events < settings.CLOSE_PARTS_ABOVE_EVENTS or (replay and _rounds_apart(run)):
+            members, rounds = run_members(run)
             return _read_whole(day, cutoff, path, members, amends, rounds, replay, on_round)
-        plans = plan_parts(members, rounds, workers * PARTS_PER_WORKER)
-        del rounds  # in the plans now
-        for leftover in scratch.glob(f".close-{day.isoformat()}-*"):
-            shutil.rmtree(leftover, ignore_errors=True)  # a killed run's: its parts stop at once
-        directory = scratch / f".close-{day.isoformat()}-{uuid.uuid4().hex[:12]}"
+        plans = plan_parts(run, workers * PARTS_PER_WORKER, table.events)
+        directory = scratch / f".{run}"
         directory.mkdir(parents=True)
         try:
             tally, checks, parts = _read_parts(directory, plans, replay, on_round, pool)
+            walk = finish_walk(checks, part_heads([p.with_suffix(".heads") for p in parts]),
+                               _continued(run, amends), amends)  # fmt: skip
         except BaseException:
             shutil.rmtree(directory, ignore_errors=True)
             raise
     joining = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="events.jsonl")
     written = joining.submit(_join_and_clear, parts, path, directory)
     joining.shutdown(wait=False)
-    return DayRead(finish_walk(checks, members, amends), path, written,
-                   tally if replay else None)  # fmt: skip
+    return DayRead(walk, path, written, tally if replay else None)
 
 
 def _join_and_clear(parts: list[Path], path: Path, directory: Path) -> dict[str, Any]:

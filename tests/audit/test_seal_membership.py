@@ -153,11 +153,11 @@ def test_a_day_sealed_without_a_cutoff_takes_the_ledger_head(monkeypatch):
 
 
 def test_a_day_s_own_streams_are_members_up_to_the_cutoff_whatever_the_window_saw(monkeypatch):
-    """The ranges of a day's own streams (``_own_ranges``) from the window and one
-    pass over what was recorded after it are those two probes a stream give
+    """The ranges of a day's own streams (``_own_range``) from the window and one
+    pass over what was recorded after it (``_own_tail``) are those two probes a stream give
     (``_ranges_upto``): a stream begun in the window and continued the next morning,
     one begun before the window, one wholly after it, one untouched since."""
-    from audit.seals import _own_ranges, _ranges_upto, _window_ranges
+    from audit.seals import _own_range, _own_tail, _ranges_upto, _window_rows
     from tests.audit.helpers import new_stream
 
     start = datetime.datetime(2024, 5, 1, 10, tzinfo=datetime.UTC)
@@ -177,8 +177,12 @@ def test_a_day_s_own_streams_are_members_up_to_the_cutoff_whatever_the_window_sa
     cutoff = head_position()
     append(inside, [counted(1, 5)], expected_version=3, actor=SYSTEM)  # after the cutoff
     own = {before, inside, late, quiet}
-    window = _window_ranges(start, end)
-    found = _own_ranges(own, window, end, cutoff)
+    window = {row[0]: row[1:] for row in _window_rows(start, end)}
+    tail = _own_tail(start, end, cutoff)
+    assert tail is not None  # the morning's tail is short: read once, not probed
+    found = {s: _own_range(s, window[s], tail, cutoff) for s in own if s in window}
+    assert sorted(s for s, r in found.items() if r is not None) == sorted([inside, quiet])
+    found.update(_ranges_upto(sorted(s for s in own if found.get(s) is None), cutoff))
     assert found == _ranges_upto(sorted(own), cutoff)
     assert found[inside][:2] == (1, 3) and found[before][:2] == (1, 3)
     assert found[late][:2] == (1, 1) and found[quiet][:2] == (1, 2)

@@ -282,9 +282,14 @@ def test_the_close_reads_the_day_once_for_the_replay_the_seal_and_the_export(
 
     monkeypatch.setattr(audit.exports, "_csv_rows", rows_once)
     # And the seal's members, seconds of a busy day's server time: asked once.
-    members_of, asked = audit.seals._members, []
-    monkeypatch.setattr(audit.seals, "_members",
-                        lambda *args: asked.append(args[0]) or members_of(*args))
+    members_of, asked = audit.seals.gather_members, []
+
+    def gathered(*args):
+        asked.append(args[0])
+        return members_of(*args)
+
+    monkeypatch.setattr(audit.seals, "gather_members", gathered)
+    monkeypatch.setattr(day_read, "gather_members", gathered)
     report = close_gaming_day(DAY, requested_by="finance")
     assert len(reads) == 1
     assert tables_read and len(tables_read) == len(set(tables_read))

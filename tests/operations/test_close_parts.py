@@ -43,30 +43,61 @@ def _same_as_one_read(report, tmp_path):
     assert again.with_suffix(".zip").read_bytes() == report.export.read_bytes()
 
 
+def _written(run="close-2024-05-01-test"):
+    """The day's membership and rounds written under ``run``, as the close writes them."""
+    table, _ = day_read._write_membership(run, DAY, 10**9, replay=True)
+    return run, table.events
+
+
+def test_the_membership_written_to_its_table_is_the_seal_s(casino, play):
+    play(rounds=12)
+    run, events = _written()
+    members, rounds = day_read.run_members(run)
+    assert members == day_membership(DAY, 10**9)[0]
+    assert rounds == day_read.day_rounds(DAY, 10**9)
+    assert events == sum(found[1] - found[0] + 1 for found in members.values())
+
+
 def test_the_parts_cut_the_day_s_positions_into_ranges_each_round_replayed_in_one(casino, play):
     play(rounds=12)
-    members, _ = day_membership(DAY, None)
-    rounds = day_read.day_rounds(DAY, 10**9)
-    plans = day_read.plan_parts(members, rounds, 3)
+    run, events = _written()
+    members, rounds = day_read.run_members(run)
+    plans = day_read.plan_parts(run, 3, events)
     assert len(plans) == 3
     ranges = [tuple(plan["within"]) for plan in plans]
     assert ranges[0][0] == min(r[2] for r in members.values())
     assert ranges[-1][1] == max(r[3] for r in members.values())
     assert all(high + 1 == low for (_, high), (low, _) in itertools.pairwise(ranges))
-    replayed = [s for plan in plans for s in plan["rounds"]]
+    replayed, carried = [], []
+    for low, high in ranges:
+        reaching, carried_here, replayed_here = day_read.part_members(run, (low, high))
+        assert reaching == {s: r for s, r in members.items() if r[2] <= high and r[3] >= low}
+        assert carried_here == sorted(s for s in reaching if members[s][2] < low)
+        assert all(low <= members[s][3] <= high for s in replayed_here)
+        replayed.extend(replayed_here)
+        carried.append(carried_here)
     assert sorted(replayed) == sorted(rounds)  # each round once: in the part it ends in
-    for plan, (low, high) in zip(plans, ranges, strict=True):
-        assert all(low <= members[s][3] <= high for s in plan["rounds"])
-        assert plan["carried"] == sorted(s for s in plan["members"] if members[s][2] < low)
-    assert plans[1]["carried"]  # the table days, open all day, cross every cut
+    assert carried[1]  # the table days, open all day, cross every cut
+
+
+def test_a_busy_day_is_cut_into_parts_of_at_most_close_part_events(casino, play, settings):
+    """A reader's memory is its part's streams: more events, more parts, not larger."""
+    play(rounds=12)
+    run, events = _written()
+    settings.CLOSE_PART_EVENTS = -(-events // 5)  # a fifth, rounded up
+    assert len(day_read.plan_parts(run, 2, events)) == 5  # for two workers
+    settings.CLOSE_PART_EVENTS = events
+    assert len(day_read.plan_parts(run, 2, events)) == 2
 
 
 def _cut_every(monkeypatch, step):
     """The day cut after every ``step`` positions, whatever lies there."""
     monkeypatch.setattr(day_read, "_can_fork", lambda workers: False)
-    monkeypatch.setattr(day_read, "plan_parts", lambda members, rounds, parts: day_read.plans_at(
-        members, rounds, list(range(min(r[2] for r in members.values()) + step,
-                                    max(r[3] for r in members.values()), step))))
+    def every(run, parts, events):
+        first, last = day_read.member_span(run)
+        return day_read.plans_at(run, list(range(first + step, last, step)))
+
+    monkeypatch.setattr(day_read, "plan_parts", every)
 
 
 def test_parts_cut_inside_rounds_give_the_one_read_close(casino, play, monkeypatch, tmp_path):
@@ -163,14 +194,14 @@ def test_the_pool_is_forked_before_the_membership_is_asked(casino, play, tmp_pat
     import multiprocessing
 
     play(rounds=12)
-    asked = day_read._membership_and_rounds
+    asked = day_read._write_membership
     children_then: list[int] = []
 
     def membership(*args, **kwargs):
         children_then.append(len(multiprocessing.active_children()))
         return asked(*args, **kwargs)
 
-    monkeypatch.setattr(day_read, "_membership_and_rounds", membership)
+    monkeypatch.setattr(day_read, "_write_membership", membership)
     report = close_gaming_day(DAY, requested_by="finance", workers=2)
     assert report.rounds == 24  # two tables
     assert children_then == [1]
@@ -189,8 +220,9 @@ def test_a_part_held_by_a_live_reader_is_left_and_read_once_that_reader_dies(
     from django.db import connections
 
     play(rounds=12)
-    members, _ = day_membership(DAY, None)
-    plan = day_read.plan_parts(members, day_read.day_rounds(DAY, 10**9), 2)[0]
+    run, events = _written()
+    plan = day_read.plan_parts(run, 2, events)[0]
+    members, _, rounds = day_read.part_members(run, tuple(plan["within"]))
     directory = tmp_path / ".close-2024-05-01-run"
     directory.mkdir()
     (directory / "part-0.plan.json").write_bytes(orjson.dumps(plan))
@@ -208,7 +240,7 @@ def test_a_part_held_by_a_live_reader_is_left_and_read_once_that_reader_dies(
     assert result["check"]["events"] == sum(1 for row in member_rows(members)
                                             if low <= row[0] <= high)  # fmt: skip
     assert result["check"]["problems"] == []
-    assert result["tally"]["rounds"] == len(plan["rounds"])
+    assert result["tally"]["rounds"] == len(rounds)
 
 
 @pytest.mark.parametrize("workers", [1, 2])
