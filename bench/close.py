@@ -260,6 +260,19 @@ def copy_database(base_url: str, source: str, target: str) -> float:
     return time.perf_counter() - began
 
 
+def _migrate_reused() -> bool:
+    """A reused database brought to this commit's schema; whether it was behind."""
+    from django.core.management import call_command
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    if not executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        return False
+    call_command("migrate", verbosity=0, interactive=False)
+    return True
+
+
 # --- workers (fresh interpreters) -----------------------------------------------------------
 
 
@@ -735,6 +748,12 @@ def _run(options: argparse.Namespace, url: str, stored: dict[str, Any] | None, b
     began = time.perf_counter()
     setup_django(url, migrate=not stored)
     from django.db import connection
+
+    if stored and _migrate_reused():
+        connection.close()
+        seconds = copy_database(base_url, options.database, loaded_name)
+        print(f"  migrated to this commit's schema; {loaded_name} replaced by the migrated copy "
+              f"in {seconds:.0f} s")
 
     with connection.cursor() as cursor:
         cursor.execute("SHOW server_version")
