@@ -26,7 +26,7 @@ Then each close runs in a fresh interpreter (so its peak memory is its own):
 each N of ``--workers`` (default 1 and 2), each N on a fresh copy of the days
 as loaded; the progress callback timestamping the stage boundaries: started,
 replayed (the day's one read), reconciled, sealed, exported, completed;
-inside them, the library functions they call are timed (``read_day``,
+inside them, the library functions they call are timed (``_read_whole``,
 ``read_day_in_parts``, ``run_part``, ``walk_day``, ``verify_seal``,
 ``run_all``, ``_write_day``, ``write_zip``); per stage, the CPU seconds of
 the close process, of the pool reading parts and of the rest of the machine
@@ -350,11 +350,11 @@ def worker_close(day: datetime.date, workers: int) -> dict[str, Any]:
     import operations.close
     import operations.day_read
 
-    timed.wrap(operations.close, "read_day", "read_day")  # the one read, in one process
     timed.wrap(operations.close, "read_day_in_parts", "read_day_in_parts")
+    timed.wrap(operations.day_read, "_read_whole", "read_whole")  # a small day, in one process
     timed.wrap(operations.day_read, "run_part", "run_part")  # the parts this process read
-    timed.wrap(operations.day_read, "day_membership", "day_membership")  # the seal's members
-    timed.wrap(operations.day_read, "day_rounds", "day_rounds")  # the rounds to replay
+    # The seal's members and the rounds to replay, written to the close's scratch tables.
+    timed.wrap(operations.day_read, "_write_membership", "membership")
     timed.wrap(operations.day_read, "join_parts", "join_parts")  # events.jsonl from the parts
     timed.wrap(audit.seals, "walk_day", "walk_day")  # only a resumed close's, or verify_seal's
     timed.wrap(audit.exports, "verify_seal", "verify_seal")
@@ -610,13 +610,12 @@ def print_close(day: Day, result: dict[str, Any]) -> None:
 
 
 def read_note(result: dict[str, Any]) -> str:
-    whole, _ = calls_total(result, "read_day")
+    whole, _ = calls_total(result, "read_whole")
     parts, _ = calls_total(result, "read_day_in_parts")
     own, count = calls_total(result, "run_part")
-    membership, _ = calls_total(result, "day_membership")
-    listed, _ = calls_total(result, "day_rounds")
-    before = f"the seal's members {membership:.1f} s, the rounds listed {listed:.1f} s"
-    if parts:
+    membership, _ = calls_total(result, "membership")
+    before = f"the seal's members and the rounds written {membership:.1f} s"
+    if not whole:
         joined, _ = calls_total(result, "join_parts")
         return (f"in parts, {parts:.1f} s: {before}; {count} parts looked at here, "
                 f"{own:.1f} s; events.jsonl joined from the parts {joined:.1f} s, in a thread "
