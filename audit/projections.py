@@ -231,7 +231,7 @@ def _day_streams(day: datetime.date) -> list[str]:
     from audit import providers
 
     registered = providers.day_streams()
-    return registered.of_day(day) if registered is not None else []
+    return list(registered.of_day(day)) if registered is not None else []
 
 
 STREAM_INDEX = register(

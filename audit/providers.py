@@ -113,7 +113,8 @@ class DayStreams:
     its opening event). A day's seal covers these streams up to the close's
     cutoff, whenever their events were recorded (``audit.seals``).
 
-    ``of_day(day)`` lists the stream ids of ``day``; ``days_of(stream_ids)``
+    ``of_day(day)`` gives the stream ids of ``day`` (an iterable, read once);
+    ``days_of(stream_ids)``
     maps those of the given ids that belong to a gaming day to that day
     (ids that belong to none are left out); ``tables_of(stream_ids)`` maps
     those that belong to a table to it (``verify_projections --workers``

@@ -281,8 +281,9 @@ def _in(items: list[Any]) -> str:
 def _window_rows(start: datetime.datetime, end: datetime.datetime, extra: str = "",
                  params: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:  # fmt: skip
     # A page at a time: a busy day's 200,000 rows held whole were the close's peak
-    # memory (a server-side cursor would plan without parallel workers).
-    return each_row(_IN_WINDOW.format(extra=extra), [start, end, *params], PAGE)
+    # memory (a server-side cursor would plan without parallel workers); ``apart``, as
+    # each chunk's days are asked while the rows come.
+    return each_row(_IN_WINDOW.format(extra=extra), [start, end, *params], PAGE, apart=True)
 
 
 def sealed_cutoffs(before: datetime.date) -> dict[datetime.date, int]:
@@ -342,11 +343,11 @@ def _members(day: datetime.date, start: datetime.datetime, end: datetime.datetim
 CHUNK = 20_000
 
 
-def _chunks(rows: Iterable[Any], size: int = CHUNK) -> Iterator[list[Any]]:
+def _chunks(rows: Iterable[Any]) -> Iterator[list[Any]]:
     chunk: list[Any] = []
     for row in rows:
         chunk.append(row)
-        if len(chunk) == size:
+        if len(chunk) == CHUNK:
             yield chunk
             chunk = []
     if chunk:

@@ -448,11 +448,31 @@ def stream_rows(sql: str, params: Sequence[Any], page: int = 5000, *,
         own.close()
 
 
-def each_row(sql: str, params: Sequence[Any], page: int = 5000) -> Iterator[tuple[Any, ...]]:
+def each_row(sql: str, params: Sequence[Any], page: int = 5000, *,
+             apart: bool = False) -> Iterator[tuple[Any, ...]]:  # fmt: skip
     """Rows of one query, consumed as they come: on PostgreSQL a plain query
     whose result psycopg streams a page at a time instead of holding it whole
     (a busy day's membership: 200,000 rows). Unlike ``stream_rows``'s cursor,
-    the query may still run in parallel workers. Read it to the end."""
+    the query may still run in parallel workers. Read it to the end.
+
+    While psycopg streams a result its connection takes no other query: a
+    caller that asks others as the rows come says ``apart``, and the rows come
+    on a connection of their own (inside a transaction, a test's, through a
+    server-side cursor in it, which leaves the connection free between pages)."""
+    if apart and connection.vendor == "postgresql":
+        connection.ensure_connection()
+        if not connection.get_autocommit():
+            name = f"pitboss_stream_{next(_cursor_numbers)}"
+            yield from _server_rows(connection.connection, name, sql, params, page, False, False)
+            return
+        own = connections.create_connection(DEFAULT_DB_ALIAS)
+        try:
+            own.ensure_connection()
+            with own.connection.cursor() as cursor:
+                yield from cursor.stream(sql, params, size=page)
+        finally:
+            own.close()
+        return
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             yield from cursor.cursor.stream(sql, params, size=page)

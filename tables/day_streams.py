@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+from collections.abc import Iterator
 
 from django.db import connection
 
@@ -67,7 +68,9 @@ def _keyed_day(stream_id: str) -> datetime.date | None:
         return None
 
 
-def streams_of_day(day: datetime.date) -> list[str]:
+def streams_of_day(day: datetime.date) -> Iterator[str]:
+    """The day's streams, as they come (a busy day has 200,000: the seal's
+    membership takes them a chunk at a time, asking of each chunk as they come)."""
     where, params = RoundSelection(gaming_day=day).where()
     # One branch per kind, so PostgreSQL seeks each prefix in the index (0008).
     keyed = "".join(" UNION SELECT stream_id FROM ledger_event WHERE version = 1 "
@@ -81,8 +84,8 @@ def streams_of_day(day: datetime.date) -> list[str]:
     )
     params += [FILL_REQUESTED, CREDIT_REQUESTED, day.isoformat(), day.isoformat()]
     params += [f"{kind}:%:{day.isoformat()}" for kind in _KEYED]
-    return [stream_id for (stream_id,) in each_row(sql, params)
-            if _keyed_day(stream_id) in (None, day)]  # fmt: skip
+    return (stream_id for (stream_id,) in each_row(sql, params, apart=True)
+            if _keyed_day(stream_id) in (None, day))  # fmt: skip
 
 
 def days_of_streams(stream_ids: list[str]) -> dict[str, datetime.date]:
