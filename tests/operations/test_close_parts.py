@@ -92,7 +92,8 @@ def test_a_busy_day_is_cut_into_parts_of_at_most_close_part_events(casino, play,
     play(rounds=12)
     run, events = _written()
     settings.CLOSE_PART_EVENTS = -(-events // 5)  # a fifth, rounded up
-    assert len(day_read.plan_parts(run, 2, events)) == 5  # for two workers
+    assert len(day_read.plan_parts(run, 2, events)) == 6  # for two workers: three each
+    assert len(day_read.plan_parts(run, 3, events)) == 6
     settings.CLOSE_PART_EVENTS = events
     assert len(day_read.plan_parts(run, 2, events)) == 2
 
