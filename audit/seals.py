@@ -369,9 +369,9 @@ def gather_members(day: datetime.date, start: datetime.datetime, end: datetime.d
     tail = _own_tail(start, end, cutoff)
     after_cutoff: dict[int, list[str]] = {}
     amends: dict[str, datetime.date] = {}
-    probed: set[str] = set()  # own streams whose range the window does not give
     for chunk in _chunks(_window_rows(start, end)):
         days = streams.days_of([row[0] for row in chunk])  # the provider batches its queries
+        probed: list[str] = []  # own streams whose range the window does not give
         for stream_id, *found in chunk:
             bound = days.get(stream_id)
             if bound is None or (bound < day and bound not in cutoffs):
@@ -382,25 +382,29 @@ def gather_members(day: datetime.date, start: datetime.datetime, end: datetime.d
             elif bound == day:
                 own = _own_range(stream_id, found, tail, cutoff)
                 if own is None:
-                    probed.add(stream_id)
+                    probed.append(stream_id)
                 else:
                     members.add(stream_id, own)
+        _add_probed(members, probed, cutoff)
     for earlier_cutoff, stream_ids in after_cutoff.items():
         for batch in _batches(stream_ids):
             for row in _window_rows(start, end, f" AND position > %s AND stream_id IN "
                                     f"({_in(batch)})", (earlier_cutoff, *batch)):  # fmt: skip
                 members.add(row[0], row[1:])
-    # The day's own streams with no event in the window (recorded before it, or after).
+    # The day's own streams with no event in the window (recorded before it, or after):
+    # those in it are members already, each chunk's probed as it went.
     for chunk in _chunks(streams.of_day(day)):
         known = members.known(chunk)
-        probed.update(s for s in chunk if s not in known)
-    for batch in _chunks(sorted(probed)):
-        for stream_id, found in _ranges_upto(batch, cutoff).items():
-            members.add(stream_id, found)
+        _add_probed(members, [s for s in chunk if s not in known], cutoff)
     members.done()
     # A stream recorded in the window only before the earlier day's cutoff amends nothing.
     found_amends = members.known(sorted(amends))
     return {s: d for s, d in amends.items() if s in found_amends}
+
+
+def _add_probed(members: Members, stream_ids: list[str], cutoff: int) -> None:
+    for stream_id, found in _ranges_upto(sorted(stream_ids), cutoff).items():
+        members.add(stream_id, found)
 
 
 #: Each stream's first and last event up to the cutoff, found by two probes of the

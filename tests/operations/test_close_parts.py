@@ -65,6 +65,26 @@ def test_the_membership_written_to_its_table_is_the_seal_s(casino, play):
     assert events == sum(found[1] - found[0] + 1 for found in members.values())
 
 
+@pytest.mark.parametrize("own", ["from the window", "each probed"])
+def test_the_membership_a_few_streams_at_a_time_is_the_membership_at_once(
+    casino, play, monkeypatch, own
+):
+    """The window's streams are classified a chunk at a time, the day's own ones
+    ranged from the window and what came after it, or each probed (off PostgreSQL,
+    or a day closed long after its end): the same members either way."""
+    import audit.seals
+
+    play(rounds=12)
+    monkeypatch.setattr(audit.seals, "CHUNK", 20_000)
+    at_once = day_membership(DAY, 10**9)
+    monkeypatch.setattr(audit.seals, "CHUNK", 3)
+    if own == "each probed":
+        monkeypatch.setattr(audit.seals, "_own_tail", lambda *args: None)
+    assert day_membership(DAY, 10**9) == at_once
+    run, _ = _written()
+    assert day_read.run_members(run)[0] == at_once[0]
+
+
 def test_the_parts_cut_the_day_s_positions_into_ranges_each_round_replayed_in_one(casino, play):
     play(rounds=12)
     run, events = _written()
