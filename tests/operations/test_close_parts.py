@@ -428,3 +428,36 @@ def test_the_parts_files_are_joined_whole_however_the_kernel_copies(tmp_path, mo
     assert digest == {"sha256": hashlib.sha256(expected).hexdigest(), "bytes": len(expected)}
     if kernel == "copies":  # every part after the first, by the kernel
         assert sum(copied) == len(expected) - 5_000
+
+
+def test_a_stream_struck_from_the_scratch_table_mid_close_is_named_by_verify_seal(
+    casino, play, monkeypatch
+):
+    """An insider who deletes a round's row from the close's scratch table while
+    the close reads leaves it out of that close's seal; the table is never the
+    record: ``verify_seal`` recomputes the membership from the ledger and names
+    the day's root and counts."""
+    from django.db import connection
+
+    from audit.seals import verify_seal
+
+    play(rounds=12)
+    written = day_read._write_membership
+    struck = []
+
+    def strike(run, *args, **kwargs):
+        found = written(run, *args, **kwargs)
+        with connection.cursor() as cursor:
+            cursor.execute("DELETE FROM audit_close_member WHERE id = (SELECT min(id) FROM "
+                           "audit_close_member WHERE run = %s AND stream_id LIKE 'round:%%') "
+                           "RETURNING stream_id", [run])  # fmt: skip
+            struck.append(cursor.fetchone()[0])
+        return found
+
+    monkeypatch.setattr(day_read, "_write_membership", strike)
+    close_gaming_day(DAY, requested_by="finance", workers=2)
+    assert struck
+    report = verify_seal(DAY)
+    assert not report.ok
+    assert any("Merkle root of the day's stream heads" in p for p in report.problems)
+    assert any("the seal says" in p and "events in" in p for p in report.problems)
