@@ -51,7 +51,6 @@ from audit.seals import (
     Members,
     Ranges,
     continued_members,
-    day_membership,
     day_window,
     finish_walk,
     gather_members,
@@ -215,28 +214,9 @@ def _day_rounds_sql(day: datetime.date, cutoff: int) -> tuple[str, list[Any]]:
             [*params, day.isoformat(), cutoff])  # fmt: skip
 
 
-def _membership_and_rounds(
-    day: datetime.date, cutoff: int, replay: bool
-) -> tuple[Ranges, dict[str, datetime.date], set[str]]:
-    """The seal's members and the rounds to replay (a day read whole)."""
-    members, amends = day_membership(day, seal_cutoff(cutoff))
-    return members, amends, day_rounds(day, cutoff) if replay else set()
-
-
 def seal_cutoff(cutoff: int) -> int | None:
     """The cutoff the seal uses: none when no app registered day streams."""
     return cutoff if providers.day_streams() is not None else None
-
-
-def read_day(
-    day: datetime.date, cutoff: int, path: Path, *, replay: bool,
-    on_round: Callable[[int], None] | None = None,
-) -> DayRead:  # fmt: skip
-    """Read the day once (see the module docstring), writing ``events.jsonl``
-    to ``path``; with ``replay``, the rounds replayed too (``on_round`` told
-    how many every ``PROGRESS_EVERY``)."""
-    members, amends, rounds = _membership_and_rounds(day, cutoff, replay)
-    return _read_whole(day, cutoff, path, members, amends, rounds, replay, on_round)
 
 
 def _read_whole(
@@ -720,7 +700,10 @@ def read_day_in_parts(
     day: datetime.date, cutoff: int, path: Path, *, replay: bool, workers: int,
     scratch: Path, on_round: Callable[[int], None] | None = None,
 ) -> DayRead:  # fmt: skip
-    """``read_day`` in parts by position range (see above), read by ``workers``
+    """The close's one read of the day (see the module docstring), writing
+    ``events.jsonl`` to ``path``; with ``replay``, the rounds replayed too
+    (``on_round`` told how many every ``PROGRESS_EVERY``). In parts by position
+    range (see above), read by ``workers``
     processes: Celery workers when a broker is configured (the close's own
     process reads parts too), else a pool forked here, or, in a process that
     may not fork, the tasks in this process one after the other. The seal's
