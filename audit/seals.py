@@ -269,12 +269,13 @@ WINDOW_MEMBERSHIP = "recorded_at in [start, end)"
 Ranges = dict[str, tuple[int, int, int, int]]
 
 
-def _batches(items: list[Any]) -> Iterator[list[Any]]:
+def batches(items: list[Any]) -> Iterator[list[Any]]:
+    """``items`` in batches small enough for an ``IN`` list of SQLite's parameters."""
     for at in range(0, len(items), _BATCH):
         yield items[at : at + _BATCH]
 
 
-def _in(items: list[Any]) -> str:
+def placeholders(items: list[Any]) -> str:
     return ", ".join(["%s"] * len(items))
 
 
@@ -387,9 +388,9 @@ def gather_members(day: datetime.date, start: datetime.datetime, end: datetime.d
                     members.add(stream_id, own)
         _add_probed(members, probed, cutoff)
     for earlier_cutoff, stream_ids in after_cutoff.items():
-        for batch in _batches(stream_ids):
-            for row in _window_rows(start, end, f" AND position > %s AND stream_id IN "
-                                    f"({_in(batch)})", (earlier_cutoff, *batch)):  # fmt: skip
+        for batch in batches(stream_ids):
+            listed = f" AND position > %s AND stream_id IN ({placeholders(batch)})"
+            for row in _window_rows(start, end, listed, (earlier_cutoff, *batch)):
                 members.add(row[0], row[1:])
     # The day's own streams with no event in the window (recorded before it, or after):
     # those in it are members already, each chunk's probed as it went.
@@ -434,11 +435,11 @@ def _ranges_upto(stream_ids: list[str], cutoff: int) -> Ranges:
                                               "streams": stream_ids[at:at + _RANGES_BATCH]})
                 found.update({row[0]: tuple(row[1:]) for row in cursor.fetchall()})
         return found
-    for batch in _batches(stream_ids):
+    for batch in batches(stream_ids):
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT stream_id, min(version), max(version), min(position), max(position) "
-                f"FROM ledger_event WHERE position <= %s AND stream_id IN ({_in(batch)}) "
+                f"FROM ledger_event WHERE position <= %s AND stream_id IN ({placeholders(batch)}) "
                 "GROUP BY stream_id",
                 [cutoff, *batch],
             )
@@ -520,7 +521,7 @@ def before_members(members: Ranges, columns: str = "stream_id, hash") -> list[tu
     just before (by stream_id in code-point order)."""
     wanted = [(s, r[0] - 1) for s, r in members.items() if r[0] > 1]
     rows: list[tuple[Any, ...]] = []
-    for batch in _batches(wanted):
+    for batch in batches(wanted):
         condition = " OR ".join(["(stream_id = %s AND version = %s)"] * len(batch))
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT {columns} FROM ledger_event WHERE {condition}",

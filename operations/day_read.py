@@ -50,11 +50,13 @@ from audit.seals import (
     Head,
     Members,
     Ranges,
+    batches,
     continued_members,
     day_window,
     finish_walk,
     gather_members,
     member_rows,
+    placeholders,
 )
 from audit.storage import EventFacts, each_row, loads_json, pg_cursor, stamp
 
@@ -422,9 +424,12 @@ class MemberTable(Members):
         self.rows.append((self.run, stream_id, *found))
         self.events += found[1] - found[0] + 1
         if len(self.rows) >= PAGE:
-            self.done()
+            self._write()
 
     def done(self) -> None:
+        self._write()
+
+    def _write(self) -> None:
         if not self.rows:
             return
         columns = "run, stream_id, first_version, last_version, first_position, last_position"
@@ -440,18 +445,19 @@ class MemberTable(Members):
         self.rows = []
 
     def known(self, stream_ids: list[str]) -> set[str]:
-        self.done()
-        if connection.vendor == "postgresql":  # a chunk in one query
-            return {s for (s,) in each_row(
-                "SELECT stream_id FROM audit_close_member WHERE run = %s AND "
-                "stream_id = ANY(%s)", [self.run, stream_ids])}  # fmt: skip
-        found: set[str] = set()
-        for at in range(0, len(stream_ids), 500):
-            batch = stream_ids[at : at + 500]
-            found.update(s for (s,) in each_row(
-                "SELECT stream_id FROM audit_close_member WHERE run = %s AND stream_id IN "
-                f"({', '.join(['%s'] * len(batch))})", [self.run, *batch]))  # fmt: skip
-        return found
+        self._write()
+        return {row[0] for row in _members_among(self.run, "stream_id", stream_ids)}
+
+
+def _members_among(run: str, columns: str, stream_ids: list[str]) -> Iterator[tuple[Any, ...]]:
+    """``columns`` of those of ``stream_ids`` that are members of ``run``: in one
+    query on PostgreSQL, in batches of ``IN`` lists on SQLite."""
+    sql = f"SELECT {columns} FROM audit_close_member WHERE run = %s AND stream_id "
+    if connection.vendor == "postgresql":
+        yield from each_row(sql + "= ANY(%s)", [run, stream_ids])
+        return
+    for batch in batches(stream_ids):
+        yield from each_row(sql + f"IN ({placeholders(batch)})", [run, *batch])
 
 
 def _write_membership(run: str, day: datetime.date, cutoff: int,
@@ -536,12 +542,8 @@ def _continued(run: str, amends: dict[str, datetime.date]) -> Ranges:
     for row in each_row(f"SELECT {columns} FROM audit_close_member WHERE run = %s "
                         "AND first_version > 1", [run]):  # fmt: skip
         found[row[0]] = tuple(row[1:])
-    amending = sorted(s for s in amends if s not in found)
-    for at in range(0, len(amending), 500):
-        batch = amending[at : at + 500]
-        for row in each_row(f"SELECT {columns} FROM audit_close_member WHERE run = %s AND "
-                            f"stream_id IN ({', '.join(['%s'] * len(batch))})", [run, *batch]):
-            found[row[0]] = tuple(row[1:])
+    for row in _members_among(run, columns, sorted(s for s in amends if s not in found)):
+        found[row[0]] = tuple(row[1:])
     return dict(sorted(found.items()))
 
 
