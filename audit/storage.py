@@ -9,6 +9,7 @@ default): portable SQL through Django's cursor.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 from collections.abc import Iterator, Sequence
@@ -439,11 +440,17 @@ def stream_rows(sql: str, params: Sequence[Any], page: int = 5000, *,
     if not (held and own_connection):
         yield from _server_rows(connection.connection, name, sql, params, page, held, binary)
         return
+    with _own_connection() as own, own.transaction():
+        yield from _server_rows(own, name, sql, params, page, False, binary)
+
+
+@contextlib.contextmanager
+def _own_connection() -> Iterator[Any]:
+    """A psycopg connection of its own to the default database, closed after."""
     own = connections.create_connection(DEFAULT_DB_ALIAS)
     try:
         own.ensure_connection()
-        with own.connection.transaction():
-            yield from _server_rows(own.connection, name, sql, params, page, False, binary)
+        yield own.connection
     finally:
         own.close()
 
@@ -465,13 +472,8 @@ def each_row(sql: str, params: Sequence[Any], page: int = 5000, *,
             name = f"pitboss_stream_{next(_cursor_numbers)}"
             yield from _server_rows(connection.connection, name, sql, params, page, False, False)
             return
-        own = connections.create_connection(DEFAULT_DB_ALIAS)
-        try:
-            own.ensure_connection()
-            with own.connection.cursor() as cursor:
-                yield from cursor.stream(sql, params, size=page)
-        finally:
-            own.close()
+        with _own_connection() as own, own.cursor() as cursor:
+            yield from cursor.stream(sql, params, size=page)
         return
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
